@@ -1,0 +1,77 @@
+// Command wetel runs conversational agents as workflow graphs.
+//
+//	wetel validate FILE [--json]
+//	wetel run FILE [--message TEXT]... [--workspace FILE] [--mock] [--allow-host HOST]...
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	_ "github.com/wetel/wetel/node/all" // every node type
+)
+
+const usage = `wetel runs conversational agents as workflow graphs.
+
+Usage:
+  wetel validate FILE [--json]
+      Run the publish checks and the diagnostics on a graph file.
+      Exits 1 when publishing would be refused.
+  wetel run FILE [--message TEXT]... [--workspace FILE] [--mock] [--allow-host HOST]...
+      Send each --message as one turn of one conversation and print the
+      runs, messages and node traces as JSON.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr)
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "wetel: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// parseInterspersed lets flags come before or after the positional
+// arguments, as in `wetel run FILE --mock`, which the flag package alone
+// stops parsing at FILE.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// listFlag collects a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/node"
+)
+
+// dispatch runs node i once and routes on its outcome. It reports whether the
+// run goes on.
+func (r *run) dispatch(ctx context.Context, i int) bool {
+	pn := &r.p.nodes[i]
+	r.visits[i]++
+	r.res.Executions++
+	r.emit(Event{Kind: EventNodeExecuting, NodeID: pn.id, Label: pn.label, NodeType: pn.typ})
+	row := TraceRow{NodeID: pn.id, NodeType: pn.typ, StartedAt: Timestamp(r.e.clock.Now())}
+	out, mocked, err := r.execute(ctx, pn)
+	row.FinishedAt = Timestamp(r.e.clock.Now())
+	if err != nil {
+		return r.failed(pn, &row, mocked, err)
+	}
+	row.Status = StatusCompleted
+	r.res.NodeTrace = append(r.res.NodeTrace, row)
+	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted})
+	if out.EndSession {
+		// end_session ends the run: nothing queued behind it is dispatched.
+		r.res.SessionEnded = true
+		r.queue = r.queue[:0]
+		return false
+	}
+	return r.route(pn, out)
+}
+
+// execute runs the executor, or the node's mock in mock mode. A panicking
+// executor becomes a run failure, never a crashed process.
+func (r *run) execute(ctx context.Context, pn *planNode) (out node.Outcome, mocked bool, err error) {
+	if r.in.Mock && pn.spec.Mockable {
+		if pn.mockError != nil {
+			return node.Outcome{}, true, pn.mockError
+		}
+		if pn.hasMockResponse {
+			// Seed: the node "returns [mockResponse] instead of calling out".
+			// The value is shared between runs; nodes never mutate values in place.
+			if pn.mockOutputVar != "" {
+				r.x.Vars[pn.mockOutputVar] = pn.mockResponse
+			}
+			return node.Outcome{}, true, nil
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = node.Fatal(fmt.Errorf("%s node %q crashed: %v", pn.typ, pn.id, p))
+		}
+	}()
+	r.x.NodeID, r.x.NodeType = pn.id, pn.typ
+	out, err = pn.exec.Execute(ctx, &r.x)
+	return out, false, err
+}
+
+// failed records a node's error and either takes its failure edge or fails
+// the run.
+func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
+	code := failure.Classify(err)
+	msg := failure.Sanitize(err.Error(), r.in.Secrets)
+	row.ErrorClass = string(code)
+	if pn.spec.Retry {
+		// A call's row carries its attempts and no error text (seed: "No
+		// error text or response body"); a mocked failure is never retried.
+		if mocked {
+			row.Attempts = []Attempt{{N: 1, ErrorClass: string(code)}}
+			row.RetryOutcome = "mock"
+		}
+	} else {
+		row.Error = msg
+	}
+	handled := pn.spec.FailureEdges && len(pn.failureTo) > 0 && !node.IsFatal(err)
+	if handled {
+		// Seed: "The node's trace row is FAILED_HANDLED (not FAILED), the run
+		// itself still completes", with the error in _lastNodeError.
+		row.Status = StatusFailedHandled
+		r.res.NodeTrace = append(r.res.NodeTrace, *row)
+		r.x.Vars[VarLastNodeError] = msg
+		r.x.Vars[VarLastNodeErrorCode] = string(code)
+		r.x.Vars[VarLastNodeErrorPublic] = code.PublicSentence()
+		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusFailedHandled})
+		r.queue = append(r.queue, pn.failureTo...)
+		return true
+	}
+	row.Status = StatusFailed
+	r.res.NodeTrace = append(r.res.NodeTrace, *row)
+	r.emit(Event{Kind: EventNodeFailed, NodeID: pn.id, NodeType: pn.typ, ErrorCode: string(code)})
+	r.fail(string(code), msg)
+	return false
+}
+
+// routingError fails the run after a node that completed: the seed lists "a
+// routing error after the node finished" among what never takes a failure edge.
+type routingError struct{ msg string }
+
+func (e *routingError) Error() string { return e.msg }
+
+// route queues the edges a completed node follows.
+func (r *run) route(pn *planNode, out node.Outcome) bool {
+	next, err := r.next(pn, out)
+	if err != nil {
+		var re *routingError
+		if errors.As(err, &re) {
+			r.fail(ErrorRouting, re.msg)
+		}
+		return false
+	}
+	r.queue = append(r.queue, next...)
+	return true
+}
+
+func (r *run) next(pn *planNode, out node.Outcome) ([]int, error) {
+	switch pn.spec.Routing {
+	case node.RouteAll:
+		if pn.failureRouting {
+			// Seed: "it follows success when it completes ... and never its other outgoing edges".
+			return pn.success, nil
+		}
+		return pn.all, nil
+	case node.RouteValue:
+		if !out.NoValue {
+			if t, ok := pn.labels[out.Route]; ok {
+				return t, nil
+			}
+		}
+		if pn.defaultTarget >= 0 {
+			return []int{pn.defaultTarget}, nil
+		}
+		shown := fmt.Sprintf("%q", out.Route)
+		if out.NoValue {
+			shown = "no value"
+		}
+		return nil, &routingError{fmt.Sprintf("router '%s' has no edge labeled %s and no defaultTarget", pn.id, shown)}
+	case node.RouteBool:
+		if pn.badLabel != nil {
+			label := fmt.Sprintf("labeled %q", pn.badLabel.Label)
+			if pn.badLabel.Label == "" {
+				label = "with no label"
+			}
+			return nil, &routingError{fmt.Sprintf("condition '%s' has an outgoing edge '%s' %s; condition edges must be labeled exactly 'true' or 'false'", pn.id, pn.badLabel.ID, label)}
+		}
+		return pn.labels[out.Route], nil
+	default: // RouteCase, RouteOutcome
+		if t, ok := pn.labels[out.Route]; ok {
+			return t, nil
+		}
+		return nil, &routingError{fmt.Sprintf("%s node '%s' has no outgoing edge labeled '%s'", pn.typ, pn.id, out.Route)}
+	}
+}

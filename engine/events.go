@@ -1,0 +1,40 @@
+package engine
+
+import "github.com/wetel/wetel/node"
+
+// EventKind names a run event (PLATFORM §4).
+type EventKind string
+
+// The events a run publishes, in order.
+const (
+	EventRunStarted    EventKind = "RunStarted"
+	EventNodeExecuting EventKind = "NodeExecuting"
+	EventNodeCompleted EventKind = "NodeCompleted"
+	EventNodeFailed    EventKind = "NodeFailed"
+	EventMessage       EventKind = "Message"
+	EventRunFinished   EventKind = "RunFinished"
+)
+
+// Event is one thing a run did. Which fields are set depends on Kind.
+type Event struct {
+	Kind      EventKind
+	RunID     int64
+	NodeID    string
+	Label     string
+	NodeType  string
+	Status    string // NodeCompleted: COMPLETED or FAILED_HANDLED; RunFinished: the run status
+	ErrorCode string // NodeFailed
+	Message   *node.Message
+}
+
+// Observer receives a run's events as they happen, on the run's goroutine;
+// it must not block (a slow subscriber must never slow a run).
+type Observer interface {
+	Observe(Event)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Event)
+
+// Observe calls f.
+func (f ObserverFunc) Observe(e Event) { f(e) }

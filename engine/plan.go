@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/graph"
+	"github.com/wetel/wetel/node"
+)
+
+// Plan is a graph compiled for running: executors built, templates parsed,
+// expressions compiled and edges bucketed by label, once, so a run does no
+// parsing and no lookups by string beyond the routing value.
+type Plan struct {
+	Graph *graph.Graph
+	nodes []planNode
+	index map[string]int
+	start int
+}
+
+type planNode struct {
+	id, typ, label string
+	spec           *node.Spec
+	exec           node.Executor
+	maxVisits      int
+	explicitMax    bool // maxVisits written on the node, even as 1
+
+	mockResponse    any
+	hasMockResponse bool
+	mockError       *failure.Error
+	mockOutputVar   string
+
+	// failureRouting: the type allows failure edges and the node has a
+	// success or failure edge, so it follows one of those and nothing else.
+	failureRouting          bool
+	all, success, failureTo []int
+	exhausted               []int
+	labels                  map[string][]int
+	badLabel                *graph.Edge // condition edge labeled other than true/false
+	defaultTarget           int
+}
+
+// Compile checks g as publishing would and builds its plan. A graph that
+// fails the publish checks is refused with graph.Errors.
+func Compile(g *graph.Graph, reg *node.Registry) (*Plan, error) {
+	if errs := graph.CheckPublish(g, reg); len(errs) > 0 {
+		return nil, errs
+	}
+	p := &Plan{Graph: g, nodes: make([]planNode, len(g.Nodes)), index: make(map[string]int, len(g.Nodes))}
+	for i := range g.Nodes {
+		p.index[g.Nodes[i].ID] = i
+	}
+	for i := range g.Nodes {
+		if err := p.compileNode(i, reg); err != nil {
+			return nil, err
+		}
+		if g.Nodes[i].Type == "start" {
+			p.start = i
+		}
+	}
+	for i := range g.Edges {
+		p.addEdge(&g.Edges[i])
+	}
+	return p, nil
+}
+
+// shared holds the config fields the engine itself acts on.
+type shared struct {
+	MaxVisits    *int            `json:"maxVisits"`
+	MockResponse json.RawMessage `json:"mockResponse"`
+	MockError    *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"mockError"`
+}
+
+func (p *Plan) compileNode(i int, reg *node.Registry) error {
+	n := &p.Graph.Nodes[i]
+	spec, ok := reg.Lookup(n.Type)
+	if !ok {
+		return fmt.Errorf("node %q: unknown type %q", n.ID, n.Type)
+	}
+	var sh shared
+	if err := json.Unmarshal(n.Config, &sh); err != nil {
+		return fmt.Errorf("node %q: config: %w", n.ID, err)
+	}
+	exec, err := spec.Build(node.BuildInput{NodeID: n.ID, Type: n.Type, Config: n.Config})
+	if err != nil {
+		return fmt.Errorf("node %q: %w", n.ID, err)
+	}
+	pn := &p.nodes[i]
+	*pn = planNode{id: n.ID, typ: n.Type, label: n.Label, spec: spec, exec: exec, maxVisits: node.DefaultMaxVisits, defaultTarget: -1}
+	if sh.MaxVisits != nil {
+		pn.maxVisits, pn.explicitMax = *sh.MaxVisits, true
+	}
+	if spec.Mockable {
+		if len(sh.MockResponse) > 0 {
+			if err := json.Unmarshal(sh.MockResponse, &pn.mockResponse); err != nil {
+				return fmt.Errorf("node %q: mockResponse: %w", n.ID, err)
+			}
+			pn.hasMockResponse = true
+		}
+		if sh.MockError != nil {
+			pn.mockError = &failure.Error{Code: failure.Code(sh.MockError.Code), Message: sh.MockError.Message}
+			if pn.mockError.Message == "" {
+				pn.mockError.Message = "mocked failure: " + sh.MockError.Code
+			}
+		}
+		var out map[string]json.RawMessage
+		_ = json.Unmarshal(n.Config, &out)
+		_ = json.Unmarshal(out[spec.MockOutput], &pn.mockOutputVar)
+	}
+	if spec.Routing == node.RouteValue {
+		var cfg struct {
+			DefaultTarget string `json:"defaultTarget"`
+		}
+		_ = json.Unmarshal(n.Config, &cfg)
+		if t, ok := p.index[cfg.DefaultTarget]; ok {
+			pn.defaultTarget = t
+		}
+	}
+	return nil
+}
+
+// addEdge files an edge under its source's routing. Edges keep document
+// order, which is the order the engine follows them in.
+func (p *Plan) addEdge(e *graph.Edge) {
+	src := &p.nodes[p.index[e.Source]]
+	t := p.index[e.Target]
+	if e.Label == graph.LabelLoopExhausted {
+		src.exhausted = append(src.exhausted, t)
+		return
+	}
+	switch src.spec.Routing {
+	case node.RouteAll:
+		switch {
+		case src.spec.FailureEdges && e.Label == graph.LabelSuccess:
+			src.success = append(src.success, t)
+			src.failureRouting = true
+		case src.spec.FailureEdges && e.Label == graph.LabelFailure:
+			src.failureTo = append(src.failureTo, t)
+			src.failureRouting = true
+		default:
+			src.all = append(src.all, t)
+		}
+	case node.RouteBool:
+		if e.Label != graph.LabelTrue && e.Label != graph.LabelFalse && src.badLabel == nil {
+			src.badLabel = e
+		}
+		fallthrough
+	default:
+		if src.spec.Routing == node.RouteValue && e.Label == "" {
+			return // an unlabeled router edge matches no value (diagnosed)
+		}
+		if src.labels == nil {
+			src.labels = map[string][]int{}
+		}
+		src.labels[e.Label] = append(src.labels[e.Label], t)
+	}
+}
+
+// NodeIndex returns the index of a node id, for entering a plan elsewhere
+// than start (a resumed await_reply).
+func (p *Plan) NodeIndex(id string) (int, bool) {
+	i, ok := p.index[id]
+	return i, ok
+}

@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wetel/wetel/node"
+)
+
+// Context variables the engine writes after a handled failure.
+const (
+	VarLastNodeError       = "_lastNodeError"
+	VarLastNodeErrorCode   = "_lastNodeErrorCode"
+	VarLastNodeErrorPublic = "_lastNodeErrorPublic"
+)
+
+// Codes a failed run carries besides the failure classes of node errors.
+const (
+	ErrorVisitLimit = "VISIT_LIMIT_EXCEEDED"
+	ErrorBudget     = "BUDGET_EXCEEDED"
+	ErrorRouting    = "ROUTING_ERROR"
+)
+
+// Input is one run's input.
+type Input struct {
+	RunID int64
+	// Vars seeds the run's context; the run writes into it, so pass a map the
+	// caller does not share.
+	Vars map[string]any
+	// Mock runs mockable nodes from their mockResponse / mockError.
+	Mock bool
+	// Interrupt, when closed, stops the run before its next dispatch.
+	Interrupt <-chan struct{}
+	Observer  Observer
+	// Secrets are exact values (action headers, credentials) removed from any
+	// error text the run stores.
+	Secrets []string
+	// Entry names the nodes dispatched first instead of start (a resumed run).
+	Entry []string
+}
+
+// Result is what a run did.
+type Result struct {
+	RunID      int64
+	Status     string
+	Error      string // why the run failed, secrets redacted
+	ErrorCode  string
+	NodeTrace  []TraceRow
+	Messages   []node.Message
+	Vars       map[string]any
+	Executions int
+	// SessionEnded is set when an end_session node ran.
+	SessionEnded bool
+	StartedAt    time.Time
+	FinishedAt   time.Time
+}
+
+// run is one run's mutable state, allocated once.
+type run struct {
+	e       *Engine
+	p       *Plan
+	in      *Input
+	res     *Result
+	visits  []int32
+	flags   []uint8
+	queue   []int
+	x       node.Exec
+	started time.Time
+}
+
+const (
+	flagRefusalRecorded uint8 = 1 << iota
+	flagEscaped
+)
+
+// Run executes the plan once. It never panics on a node's behalf: a panicking
+// executor fails the run like any error.
+func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
+	n := len(p.nodes)
+	r := &run{e: e, p: p, in: &in, visits: make([]int32, n), flags: make([]uint8, n), queue: make([]int, 0, 8)}
+	r.started = e.clock.Now()
+	if in.Vars == nil {
+		in.Vars = map[string]any{}
+	}
+	r.res = &Result{RunID: in.RunID, Status: RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
+	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply}
+	r.emit(Event{Kind: EventRunStarted})
+	if len(in.Entry) == 0 {
+		r.queue = append(r.queue, p.start)
+	}
+	for _, id := range in.Entry {
+		if i, ok := p.index[id]; ok {
+			r.queue = append(r.queue, i)
+		}
+	}
+	r.loop(ctx)
+	if r.res.Status == RunRunning {
+		r.res.Status = RunCompleted
+	}
+	r.res.FinishedAt = e.clock.Now()
+	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status})
+	return r.res
+}
+
+func (r *run) loop(ctx context.Context) {
+	for head := 0; head < len(r.queue); head++ {
+		i := r.queue[head]
+		// Seed: "a user-initiated interrupt first, then the run budget, then
+		// the node's visit budget. A refused node never executes."
+		if r.interrupted() {
+			r.res.Status = RunInterrupted
+			return
+		}
+		if r.budgetExceeded(i) {
+			return
+		}
+		pn := &r.p.nodes[i]
+		if int(r.visits[i]) >= pn.maxVisits {
+			if !r.refuse(i) {
+				return
+			}
+			continue
+		}
+		if !r.dispatch(ctx, i) {
+			return
+		}
+	}
+}
+
+func (r *run) interrupted() bool {
+	if r.in.Interrupt == nil {
+		return false
+	}
+	select {
+	case <-r.in.Interrupt:
+		return true
+	default:
+		return false
+	}
+}
+
+// budgetExceeded checks the run budget in front of node i and, when it is
+// spent, records the BUDGET_EXCEEDED entry and fails the run.
+func (r *run) budgetExceeded(i int) bool {
+	lim := r.e.limits
+	now := r.e.clock.Now()
+	elapsed := now.Sub(r.started)
+	var which, msg string
+	pn := &r.p.nodes[i]
+	switch {
+	case r.res.Executions >= lim.MaxNodeExecutions:
+		which = BudgetMaxNodeExecutions
+		msg = fmt.Sprintf("Workflow run exceeded its node budget of %d node executions (stopped before node '%s', %dms elapsed). A loop kept running: bound it with maxVisits and a loop_exhausted edge.",
+			lim.MaxNodeExecutions, pn.id, elapsed.Milliseconds())
+	case elapsed >= lim.MaxDuration:
+		which = BudgetDeadline
+		msg = fmt.Sprintf("Workflow run exceeded its deadline of %s (stopped before node '%s' after %d node executions, %dms elapsed). Tighten the timeoutMs of slow calls.",
+			formatDuration(lim.MaxDuration), pn.id, r.res.Executions, elapsed.Milliseconds())
+	default:
+		return false
+	}
+	execs, ms := r.res.Executions, elapsed.Milliseconds()
+	r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
+		NodeID: pn.id, NodeType: pn.typ, Status: StatusBudgetExceeded,
+		StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
+		BudgetLimit: which, BudgetNodeExecutions: &execs, BudgetElapsedMs: &ms,
+	})
+	r.fail(ErrorBudget, msg)
+	return true
+}
+
+// refuse handles an arrival at a node that has used its maxVisits, as the
+// seed's three-row table says. It reports whether the run goes on.
+func (r *run) refuse(i int) bool {
+	pn := &r.p.nodes[i]
+	now := r.e.clock.Now()
+	escape := len(pn.exhausted) > 0 && r.flags[i]&flagEscaped == 0
+	failing := !escape && pn.explicitMax
+	msg := ""
+	if failing {
+		msg = fmt.Sprintf("WorkflowNodeVisitLimitExceededError: node '%s' was reached again after using all %d of its maxVisits in this run.", pn.id, pn.maxVisits)
+	}
+	// Seed: "records at most one refusal entry per node".
+	if r.flags[i]&flagRefusalRecorded == 0 {
+		r.flags[i] |= flagRefusalRecorded
+		r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
+			NodeID: pn.id, NodeType: pn.typ, Status: StatusVisitLimitReached,
+			StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
+			VisitLimit: pn.maxVisits, VisitCount: int(r.visits[i]),
+		})
+	}
+	switch {
+	case escape:
+		// Seed: "The engine follows a node's 'loop_exhausted' edge at most once per run".
+		r.flags[i] |= flagEscaped
+		r.queue = append(r.queue, pn.exhausted...)
+	case failing:
+		r.fail(ErrorVisitLimit, msg)
+		return false
+	}
+	// maxVisits left unset: that branch stops; the rest of the graph carries on.
+	return true
+}
+
+func (r *run) fail(code, msg string) {
+	r.res.Status = RunFailed
+	r.res.ErrorCode = code
+	r.res.Error = msg
+}
+
+func (r *run) reply(m node.Message) {
+	r.res.Messages = append(r.res.Messages, m)
+	if r.in.Observer != nil {
+		msg := m
+		r.in.Observer.Observe(Event{Kind: EventMessage, RunID: r.in.RunID, NodeID: m.NodeID, Message: &msg})
+	}
+}
+
+func (r *run) emit(ev Event) {
+	if r.in.Observer != nil {
+		ev.RunID = r.in.RunID
+		r.in.Observer.Observe(ev)
+	}
+}
+
+func formatDuration(d time.Duration) string {
+	if d%time.Minute == 0 {
+		m := int(d / time.Minute)
+		if m == 1 {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", m)
+	}
+	return d.String()
+}

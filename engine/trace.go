@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"time"
+)
+
+// Trace row statuses.
+const (
+	StatusCompleted         = "COMPLETED"
+	StatusFailed            = "FAILED"
+	StatusFailedHandled     = "FAILED_HANDLED"
+	StatusVisitLimitReached = "VISIT_LIMIT_REACHED"
+	StatusBudgetExceeded    = "BUDGET_EXCEEDED"
+)
+
+// Budget limit names on a BUDGET_EXCEEDED row.
+const (
+	BudgetMaxNodeExecutions = "maxNodeExecutions"
+	BudgetDeadline          = "deadline"
+)
+
+// TraceRow is one entry of a run's nodeTrace, with the seed's field names.
+// Fields that only some statuses carry are omitted elsewhere, so trace-parsing
+// code sees exactly the fields the seed documents for each status.
+type TraceRow struct {
+	NodeID     string    `json:"nodeId"`
+	NodeType   string    `json:"nodeType"`
+	Status     string    `json:"status"`
+	StartedAt  Timestamp `json:"startedAt"`
+	FinishedAt Timestamp `json:"finishedAt"`
+	Error      string    `json:"error,omitempty"`
+	ErrorClass string    `json:"errorClass,omitempty"`
+	// VISIT_LIMIT_REACHED rows.
+	VisitLimit int `json:"visitLimit,omitempty"`
+	VisitCount int `json:"visitCount,omitempty"`
+	// BUDGET_EXCEEDED rows.
+	BudgetLimit          string `json:"budgetLimit,omitempty"`
+	BudgetNodeExecutions *int   `json:"budgetNodeExecutions,omitempty"`
+	BudgetElapsedMs      *int64 `json:"budgetElapsedMs,omitempty"`
+	// Rows of a call that retried or failed.
+	Attempts     []Attempt `json:"attempts,omitempty"`
+	RetryOutcome string    `json:"retryOutcome,omitempty"`
+}
+
+// Attempt is one failed attempt of a call: no error text, no body.
+type Attempt struct {
+	N          int    `json:"n"`
+	ErrorClass string `json:"errorClass"`
+	HTTPStatus int    `json:"httpStatus,omitempty"`
+	WaitMs     int64  `json:"waitMs"`
+}
+
+// Timestamp marshals as RFC 3339 in UTC with milliseconds, as the seed shows
+// ("2026-09-21T09:14:03.128Z").
+type Timestamp time.Time
+
+// MarshalJSON formats the time.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 26)
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON parses the format MarshalJSON writes (and any RFC 3339 time).
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	var v time.Time
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*t = Timestamp(v)
+	return nil
+}
+
+// Time returns the time.
+func (t Timestamp) Time() time.Time { return time.Time(t) }

@@ -1,0 +1,33 @@
+package expression
+
+import "testing"
+
+// benchVars is a context of typical size: fifteen keys of mixed JSON types.
+func benchVars() map[string]any {
+	return map[string]any{
+		"v1": 1.0, "v2": "two", "v3": true, "v4": nil, "v5": 5.0,
+		"v6": []any{1.0, 2.0}, "v7": 7, "v8": 8.0, "v9": "nine",
+		"trail": "s1,s2,s3,s4,s5,s6,s7",
+		"user":  map[string]any{"name": "Ada", "age": 36.0},
+		"tier":  "gold", "amount": 1250.0, "items": []any{"a", "b"},
+		"_lastNodeErrorCode": "TIMEOUT",
+	}
+}
+
+func benchmarkEval(b *testing.B, src string) {
+	p, err := Compile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vars := benchVars()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Eval(vars); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEvalArith(b *testing.B)   { benchmarkEval(b, "v7 + 1") }
+func BenchmarkEvalCompare(b *testing.B) { benchmarkEval(b, "v8 > 5") }
+func BenchmarkEvalConcat(b *testing.B)  { benchmarkEval(b, `trail + ",s8"`) }

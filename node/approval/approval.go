@@ -1,0 +1,34 @@
+// Package approval is the approval node: it pauses the run until a workspace
+// owner approves or rejects it. Approvals need the store and the server, which
+// are not part of this build yet, so the node refuses to run here.
+package approval
+
+import (
+	"context"
+	"errors"
+
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/tmpl"
+)
+
+func init() {
+	node.Register(&node.Spec{
+		Type:    "approval",
+		Summary: "Pauses the run until a workspace owner approves or rejects it, then continues down approved, rejected or expired.",
+		Description: "Nothing is held open while it waits. Unlike await_reply, expiry is acted on: a durable timer takes " +
+			"the expired edge. Only an OWNER decides. saveAs receives {approved, note, decidedBy}.",
+		Routing:  node.RouteOutcome,
+		Outcomes: []string{"approved", "rejected", "expired"},
+		Pauses:   true,
+		Fields: []node.Field{
+			{Name: "promptTemplate", Kind: node.KindString, Format: node.FormatTemplate, Required: true, MaxLength: tmpl.MaxSourceBytes, Description: "What the approver is asked, as a Handlebars template."},
+			{Name: "expiresAfterSeconds", Kind: node.KindNumber, Default: 86400, Min: node.Float(1), Description: "How long the approval stays open; clamped to 7 days."},
+			{Name: "saveAs", Kind: node.KindString, Format: node.FormatVariable, MaxLength: 128, Description: "The variable the decision lands in."},
+		},
+		Examples: node.Examples(`{"promptTemplate": "Refund {{amount}} to {{customer}}?", "saveAs": "refundDecision"}`),
+		Build: func(node.BuildInput) (node.Executor, error) {
+			err := node.Fatal(errors.New("approval needs the server's store to pause the run for an owner's decision, which this mode does not have"))
+			return node.ExecutorFunc(func(context.Context, *node.Exec) (node.Outcome, error) { return node.Outcome{}, err }), nil
+		},
+	})
+}

@@ -1,0 +1,169 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wetel/wetel/clock"
+	"github.com/wetel/wetel/failure"
+)
+
+// Executor runs one node. It is built once per graph from the node's config
+// and shared by every run of that graph, so it must not keep per-run state.
+type Executor interface {
+	Execute(ctx context.Context, x *Exec) (Outcome, error)
+}
+
+// ExecutorFunc adapts a function to Executor.
+type ExecutorFunc func(ctx context.Context, x *Exec) (Outcome, error)
+
+// Execute calls f.
+func (f ExecutorFunc) Execute(ctx context.Context, x *Exec) (Outcome, error) { return f(ctx, x) }
+
+// BuildInput is what a type's Build function compiles.
+type BuildInput struct {
+	NodeID string
+	Type   string
+	Config json.RawMessage
+}
+
+// Decode unmarshals the (already validated) config into a type's own struct.
+func (b BuildInput) Decode(v any) error {
+	if len(b.Config) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b.Config, v); err != nil {
+		return fmt.Errorf("node %q: decoding config: %w", b.NodeID, err)
+	}
+	return nil
+}
+
+// Outcome is what a node reports back for routing.
+type Outcome struct {
+	// Route is the value the engine routes on: the router's variable as text,
+	// "true"/"false", the winning case label, or an outcome label.
+	Route string
+	// NoValue tells a router that its variable was unset or not a scalar, so
+	// no label can match it.
+	NoValue bool
+	// EndSession stops the run after this node: nothing else is dispatched.
+	EndSession bool
+}
+
+// Message is a reply a node speaks to the user.
+type Message struct {
+	NodeID       string `json:"-"`
+	Text         string `json:"text"`
+	Mood         string `json:"mood,omitempty"`
+	TurnComplete bool   `json:"turnComplete"`
+}
+
+// Exec is the run as one dispatch sees it. The engine reuses one Exec per run,
+// so executors must not keep it past Execute.
+type Exec struct {
+	NodeID   string
+	NodeType string
+	// Vars is the run's context: one map per run, read by dot path.
+	Vars  map[string]any
+	Mock  bool
+	Clock clock.Clock
+	// Reply receives what the node says; the engine sets it.
+	Reply func(Message)
+}
+
+// Say sends a message to the user.
+func (x *Exec) Say(text, mood string) {
+	if x.Reply != nil {
+		x.Reply(Message{NodeID: x.NodeID, Text: text, Mood: mood})
+	}
+}
+
+// FatalError marks an error that must fail the run even on a node with a
+// failure edge (seed: "a failure to save an await_reply pause" never routes).
+type FatalError struct{ Err error }
+
+func (e *FatalError) Error() string { return e.Err.Error() }
+func (e *FatalError) Unwrap() error { return e.Err }
+
+// Fatal wraps err so the engine never routes it to a failure edge.
+func Fatal(err error) error { return &FatalError{Err: err} }
+
+// IsFatal reports whether err was marked with Fatal.
+func IsFatal(err error) bool {
+	var f *FatalError
+	return errors.As(err, &f)
+}
+
+// NotAvailableOffline is the error of a node type whose real work (a model, a
+// partner API, a store) is not part of this build or this mode.
+func NotAvailableOffline(nodeType, nodeID string) error {
+	return &failure.Error{Code: failure.Unknown, Message: fmt.Sprintf(
+		"%s node %q cannot run: %s nodes are not available offline; run in mock mode with a mockResponse or mockError on the node",
+		nodeType, nodeID, nodeType)}
+}
+
+// Lookup reads a dot path ("orderLookup.data.0.id") from vars. Numeric
+// segments index arrays. It reports false when any step is missing.
+func Lookup(vars map[string]any, path string) (any, bool) {
+	var cur any = vars
+	for path != "" {
+		seg := path
+		if i := strings.IndexByte(path, '.'); i >= 0 {
+			seg, path = path[:i], path[i+1:]
+		} else {
+			path = ""
+		}
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Scalar renders a scalar context value as routing text: strings as they
+// are, numbers in their shortest form, booleans as true/false. It reports
+// false for nil, objects and arrays, which no edge label can equal.
+func Scalar(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case bool:
+		return strconv.FormatBool(t), true
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(t), 'f', -1, 32), true
+	case int:
+		return strconv.Itoa(t), true
+	case int64:
+		return strconv.FormatInt(t, 10), true
+	case json.Number:
+		return t.String(), true
+	}
+	return "", false
+}
+
+// Offline builds the executor of a type whose real work is not available in
+// this build: every run of it fails with NotAvailableOffline, so mock mode is
+// the way to run it.
+func Offline(b BuildInput) (Executor, error) {
+	err := NotAvailableOffline(b.Type, b.NodeID)
+	return ExecutorFunc(func(context.Context, *Exec) (Outcome, error) { return Outcome{}, err }), nil
+}

@@ -1,0 +1,64 @@
+package turn_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/graph"
+	"github.com/wetel/wetel/node"
+	_ "github.com/wetel/wetel/node/all"
+	"github.com/wetel/wetel/turn"
+)
+
+// workload loads a benchmark graph shared with the peers we measure against.
+func workload(tb testing.TB, name string) *engine.Plan {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", name))
+	if err != nil {
+		tb.Skipf("benchmark workloads not found: %v", err)
+	}
+	g, err := graph.Decode(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := engine.Compile(g, node.Default)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// benchTurns runs one turn per iteration on a fresh session, as the peers'
+// harness does ("Fresh session/thread id for every turn").
+func benchTurns(b *testing.B, name, message, wantReply string, wantExecutions int) {
+	eng, _ := engine.New(engine.Options{})
+	r := &turn.Runner{Engine: eng, Plan: workload(b, name), Mock: true}
+	check := r.Send(context.Background(), &turn.Session{ID: 1}, message)
+	res := check.Runs[0]
+	if res.Status != engine.RunCompleted || res.Executions != wantExecutions || check.Messages[len(check.Messages)-1].Text != wantReply {
+		b.Fatalf("workload %s: status %s, %d executions, messages %+v", name, res.Status, res.Executions, check.Messages)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Send(context.Background(), &turn.Session{ID: int64(i)}, message)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(wantExecutions), "ns/node")
+}
+
+// BenchmarkLinear10Turn is the peers' W1: 8 set_variable steps, a condition
+// and a response (11 executions with start), in memory.
+func BenchmarkLinear10Turn(b *testing.B) {
+	benchTurns(b, "linear-10.json", "hello", "Done 8 for hello", 11)
+}
+
+// BenchmarkBoundedRetryTurn is W3: the seed's bounded retry with the partner
+// mocked down, 8 executions.
+func BenchmarkBoundedRetryTurn(b *testing.B) {
+	benchTurns(b, "bounded-retry.json", "file my claim",
+		"I couldn't reach our claims system after a few tries. I've flagged this for a colleague, who will follow up by email today.", 8)
+}
