@@ -16,9 +16,10 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	r.visits[i]++
 	r.res.Executions++
 	r.emit(Event{Kind: EventNodeExecuting, NodeID: pn.id, Label: pn.label, NodeType: pn.typ})
-	row := TraceRow{NodeID: pn.id, NodeType: pn.typ, StartedAt: Timestamp(r.e.clock.Now())}
+	row := TraceRow{NodeID: pn.id, NodeType: pn.typ, StartedAt: Timestamp(r.last)}
 	out, mocked, err := r.execute(ctx, pn)
-	row.FinishedAt = Timestamp(r.e.clock.Now())
+	r.last = r.e.clock.Now()
+	row.FinishedAt = Timestamp(r.last)
 	if err != nil {
 		return r.failed(pn, &row, mocked, err)
 	}

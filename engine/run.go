@@ -67,6 +67,10 @@ type run struct {
 	queue   []int
 	x       node.Exec
 	started time.Time
+	// last is the clock's latest reading: when the previous node finished,
+	// which is also when the next check and dispatch begin. Reading the clock
+	// once per dispatch instead of three times is a measurable part of a turn.
+	last time.Time
 }
 
 const (
@@ -80,6 +84,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	n := len(p.nodes)
 	r := &run{e: e, p: p, in: &in, visits: make([]int32, n), flags: make([]uint8, n), queue: make([]int, 0, 8)}
 	r.started = e.clock.Now()
+	r.last = r.started
 	if in.Vars == nil {
 		in.Vars = map[string]any{}
 	}
@@ -144,7 +149,7 @@ func (r *run) interrupted() bool {
 // spent, records the BUDGET_EXCEEDED entry and fails the run.
 func (r *run) budgetExceeded(i int) bool {
 	lim := r.e.limits
-	now := r.e.clock.Now()
+	now := r.last
 	elapsed := now.Sub(r.started)
 	var which, msg string
 	pn := &r.p.nodes[i]
@@ -174,7 +179,7 @@ func (r *run) budgetExceeded(i int) bool {
 // seed's three-row table says. It reports whether the run goes on.
 func (r *run) refuse(i int) bool {
 	pn := &r.p.nodes[i]
-	now := r.e.clock.Now()
+	now := r.last
 	escape := len(pn.exhausted) > 0 && r.flags[i]&flagEscaped == 0
 	failing := !escape && pn.explicitMax
 	msg := ""

@@ -2,8 +2,8 @@ package expression
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
@@ -42,12 +42,9 @@ func (a *analysis) rewrite() bool {
 }
 
 func (a *analysis) variables() []string {
-	names := make([]string, 0, len(a.reads))
-	for name := range a.reads {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	// Non-nil so that an expression without variables reports an empty
+	// list rather than null once marshalled.
+	return append([]string{}, slices.Sorted(maps.Keys(a.reads))...)
 }
 
 func (a *analysis) required() []string {
@@ -57,7 +54,7 @@ func (a *analysis) required() []string {
 			names = append(names, name)
 		}
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 

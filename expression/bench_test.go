@@ -31,3 +31,44 @@ func benchmarkEval(b *testing.B, src string) {
 func BenchmarkEvalArith(b *testing.B)   { benchmarkEval(b, "v7 + 1") }
 func BenchmarkEvalCompare(b *testing.B) { benchmarkEval(b, "v8 > 5") }
 func BenchmarkEvalConcat(b *testing.B)  { benchmarkEval(b, `trail + ",s8"`) }
+
+// BenchmarkEvalCondition is a typical condition node: two comparisons.
+func BenchmarkEvalCondition(b *testing.B) {
+	benchmarkEval(b, `amount > 1000 && tier == "gold"`)
+}
+
+// BenchmarkEvalClosure pays for the metered path: a copy of the context
+// and a counted loop body.
+func BenchmarkEvalClosure(b *testing.B) { benchmarkEval(b, `any(items, # == "b")`) }
+
+// BenchmarkCompileCached is what compiling an already seen graph costs per
+// expression.
+func BenchmarkCompileCached(b *testing.B) {
+	if _, err := Compile("v7 + 1"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile("v7 + 1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvalParallel checks the pooled machines scale across cores.
+func BenchmarkEvalParallel(b *testing.B) {
+	p, err := Compile("v8 > 5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	vars := benchVars()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := p.Eval(vars); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

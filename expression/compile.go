@@ -23,7 +23,14 @@ var disabledBuiltins = map[string]string{
 // because the tree has to be analysed and rewritten between parsing and
 // type checking, which expr's visitor hook cannot do: it type-checks the
 // tree before running visitors and then trusts those stale types.
-func compile(src string) (*Program, error) {
+func compile(src string) (_ *Program, err error) {
+	// expr's parser and checker are not known to panic, but a compile
+	// failure must never take down the engine loading a graph.
+	defer func() {
+		if r := recover(); r != nil {
+			err = newError(src, fmt.Sprintf("internal error: %v", r), nil)
+		}
+	}()
 	if len(src) > MaxSourceBytes {
 		return nil, newError(src, fmt.Sprintf("source is %d bytes, more than MaxSourceBytes (%d)", len(src), MaxSourceBytes), nil)
 	}
@@ -91,5 +98,6 @@ func newConfig() *conf.Config {
 		cfg.Functions[hiddenName(name)] = fn
 	}
 	cfg.Functions[addName] = addFunction
+	cfg.Functions[stepName] = stepFunction
 	return cfg
 }

@@ -59,7 +59,7 @@ func wrapError(src string, err error) error {
 	case strings.Contains(msg, "maximum allowed nodes"):
 		msg = fmt.Sprintf("expression has more than MaxNodes (%d) nodes", MaxNodes)
 	case msg == "memory budget exceeded":
-		msg = fmt.Sprintf("memory budget exceeded: more than MemoryBudget (%d) elements built or iterated", MemoryBudget)
+		msg = fmt.Sprintf("memory budget exceeded: more than MemoryBudget (%d) elements built", MemoryBudget)
 	}
 	if fe.Line > 0 {
 		msg = fmt.Sprintf("%s (%d:%d)", msg, fe.Line, fe.Column+1)

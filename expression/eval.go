@@ -17,21 +17,24 @@ import (
 // naming the first missing one in sorted order. The check is static, so it
 // covers both branches of a ternary and both sides of and/or.
 //
-// The one exemption is the root of a plain path on the left of ??: x in
-// `x ?? 0`, `x.y ?? 0`, `x?.y ?? 0`, `x[0] ?? 0` and `x ?? y ?? 0` (where y
-// is exempt too, being on the left of the second ??). A missing root there
-// reads as nil, so the fallback applies. Other identifiers on the left of
-// ??, such as i in `x[i] ?? 0` or x in `(x + 1) ?? 0`, must be set. ?. on
-// its own exempts nothing: `x?.y == 1` with x missing is an error, because
-// ?. is about nil values, not absent ones. `$env["x"]` and `"x" in $env`
-// read the context without the check.
+// The one exemption is a root on the left of ?? that can be absent without
+// breaking its path: a bare identifier or the root of a path starting with
+// ?., as x in `x ?? 0`, `x?.y ?? 0`, `x?.y.z ?? 0`, `x?.[0] ?? 0` and
+// `x ?? y ?? 0` (where y is exempt too, being on the left of the second
+// ??). Such a missing root reads as nil, so the fallback applies. Every
+// other read must be set: x in `x.y ?? 0` or `x[0] ?? 0` (expr fails on a
+// nil x there, so absence is reported as such), i in `x?.[i] ?? 0`, x in
+// `(x + 1) ?? 0`. ?. on its own exempts nothing: `x?.y == 1` with x
+// missing is an error, because ?. is about nil values, not absent ones.
+// `$env["x"]` and `"x" in $env` read the context without the check.
 //
 // Below the root, paths follow expr: a key missing from an object reads as
 // nil (`a.b` is nil when a has no b), while indexing past the end of a list
 // or reading a field of nil is an error unless ?. or ?? guards it.
 //
-// Eval never panics; failures, including exceeding MemoryBudget or
-// MaxBuiltBytes, come back as errors quoting the source.
+// Eval never panics; failures, including exceeding MemoryBudget,
+// MaxIterations, MaxBuiltBytes or BuildBudget, come back as errors quoting
+// the source.
 func (p *Program) Eval(vars map[string]any) (out any, err error) {
 	if p == nil || p.program == nil {
 		return nil, errors.New("expression: Eval called on a nil Program")

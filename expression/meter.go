@@ -5,25 +5,35 @@ import (
 	"reflect"
 )
 
-// meter counts the bytes built during one evaluation of an expression with
-// closures or let. A nil meter, used by every other expression, only
-// bounds each call on its own: without loops or reuse each call runs once,
-// so the total stays within a small multiple of MaxBuiltBytes.
+// meter counts the bytes built and loop iterations run during one
+// evaluation of an expression with closures or let. A nil meter, used by
+// every other expression, only bounds each call on its own: without loops
+// or reuse each call runs once, so the total stays within MaxNodes small
+// multiples of MaxBuiltBytes.
 type meter struct {
-	used int
+	used  int // bytes built
+	steps int // closure bodies run
 }
 
 // check refuses a call expected to build n bytes before it allocates them.
 func (m *meter) check(name string, n int) error {
-	used := 0
-	if m != nil {
-		used = m.used
+	if n < 0 || n > MaxBuiltBytes {
+		return fmt.Errorf("%s would build more than MaxBuiltBytes (%d bytes)", name, MaxBuiltBytes)
 	}
-	if n < 0 || n > MaxBuiltBytes-used {
-		if m == nil || used == 0 {
-			return fmt.Errorf("%s would build more than MaxBuiltBytes (%d bytes)", name, MaxBuiltBytes)
-		}
-		return fmt.Errorf("%s would bring the bytes built past MaxBuiltBytes (%d bytes)", name, MaxBuiltBytes)
+	if m != nil && n > BuildBudget-m.used {
+		return fmt.Errorf("%s would bring the bytes built past BuildBudget (%d bytes)", name, BuildBudget)
+	}
+	return nil
+}
+
+// step records one run of a closure body.
+func (m *meter) step() error {
+	if m == nil {
+		return nil
+	}
+	m.steps++
+	if m.steps > MaxIterations {
+		return fmt.Errorf("loops ran more than MaxIterations (%d) times", MaxIterations)
 	}
 	return nil
 }
@@ -67,7 +77,7 @@ func shallowSize(v any) int {
 		return mapEntryBytes * rv.Len()
 	}
 	// Numbers and booleans cost nothing here: loops that produce them are
-	// already bounded by MemoryBudget.
+	// already bounded by MaxIterations.
 	return 0
 }
 

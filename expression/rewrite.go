@@ -11,6 +11,7 @@ const (
 	meterName = "\x00meter" // the evaluation's *meter, in the env of heavy programs
 	varsName  = "\x00vars"  // the caller's context, standing in for $env there
 	addName   = "\x00+"     // metered string concatenation
+	stepName  = "\x00loop"  // iteration counter around closure bodies
 )
 
 // hiddenName is the function name a metered builtin is registered under.
@@ -19,7 +20,7 @@ func hiddenName(builtinName string) string {
 }
 
 // rewrite routes metered builtins through their wrappers and, in heavy
-// expressions, + as well. The wrappers need the evaluation's meter, which
+// expressions, + and every closure body as well. The wrappers need the evaluation's meter, which
 // only the env can carry, so heavy expressions are evaluated against a copy
 // of the context holding the meter; $env is redirected to the caller's map
 // so it still shows exactly the context.
@@ -43,6 +44,8 @@ func (r *rewriter) Visit(node *ast.Node) {
 		if r.heavy && n.Operator == "+" {
 			r.call(node, addName, n.Left, n.Right)
 		}
+	case *ast.PredicateNode:
+		r.call(&n.Node, stepName, n.Node)
 	case *ast.IdentifierNode:
 		if r.heavy && n.Value == envName {
 			ast.Patch(node, &ast.IdentifierNode{Value: varsName})

@@ -43,7 +43,7 @@ func TestRedact(t *testing.T) {
 		{"google key", "maps call with AIzaSyA-abcdefghijklmnopqrstuvwxyz12345 refused", []string{"SyA-abcdefghijklmnopqrstuvwxyz12345"}, []string{"maps call with AIza[REDACTED] refused"}},
 		{"jwt", "id token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk expired", []string{"eyJzdWIiOiIxMjM0In0", "dBjftJeZ4CVP"}, []string{"id token [REDACTED] expired"}},
 		{"pem block", "key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc=\n-----END RSA PRIVATE KEY----- rejected", []string{"MIIEowIBAAKCAQEA", "abc="}, []string{"-----BEGIN RSA PRIVATE KEY-----[REDACTED]-----END RSA PRIVATE KEY----- rejected"}},
-		{"pem block cut short", `{"key":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, []string{"-----BEGIN PRIVATE KEY-----"}},
+		{"pem block cut short", `{"pem":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, []string{"-----BEGIN PRIVATE KEY-----"}},
 		{"userinfo token", "clone https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git failed", []string{"ghs_abcdef"}, []string{"https://x-access-token:[REDACTED]@github.com/o/r.git failed"}},
 		{"mixed", "POST https://bob:pw1234@h.example/x?token=abc&q=1 with Authorization: Bearer T0KEN99 and sk-abcdefghijklmnopqrst", []string{"pw1234", "abc&", "T0KEN99", "abcdefghijklmnopqrst"}, []string{"https://bob:[REDACTED]@h.example/x?token=[REDACTED]&q=1", "Bearer [REDACTED] and sk-[REDACTED]"}},
 	}

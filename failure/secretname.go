@@ -58,23 +58,6 @@ func isSecretName(name string) bool {
 
 func isUpperASCII(b byte) bool { return 'A' <= b && b <= 'Z' }
 
-func acceptName(m match) bool { return isSecretName(m.group("name")) }
-
-// acceptColonName accepts name:value pairs. The name must not be a URL's
-// user name (scheme://token:...@host is the userinfo rule's), and after
-// "name: " with a space a bare common word such as "token" is taken as
-// prose rather than a field.
-func acceptColonName(m match) bool {
-	name := m.group("name")
-	if lo, _ := m.span("name"); strings.HasSuffix(m.text[:lo], "://") {
-		return false
-	}
-	if len(m.group("sep")) > 1 && bareColonNames[strings.ToLower(name)] {
-		return false
-	}
-	return isSecretName(name)
-}
-
 // acceptBearer skips "bearer" followed by an ordinary lower-case word
 // ("bearer token", "bearer realm"); generated tokens mix in digits, capitals
 // or punctuation, or are longer than words get.

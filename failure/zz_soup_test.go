@@ -10,7 +10,7 @@ var soup = []string{"password", "token", "api_key", "key", "sig", "=", ":", ": "
 
 func TestSoupIdempotent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	for i := 0; i < 2000000; i++ {
+	for i := 0; i < 1000000; i++ {
 		var b strings.Builder
 		n := 1 + rng.IntN(10)
 		for j := 0; j < n; j++ {
@@ -27,7 +27,7 @@ func TestSoupIdempotent(t *testing.T) {
 func TestSoupPasses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 10))
 	hist := map[int]int{}
-	for i := 0; i < 300000; i++ {
+	for i := 0; i < 1000000; i++ {
 		var b strings.Builder
 		n := 1 + rng.IntN(14)
 		for j := 0; j < n; j++ {
@@ -36,9 +36,7 @@ func TestSoupPasses(t *testing.T) {
 		msg := b.String()
 		passes := 0
 		for {
-			next := msg
-			for _, r := range structureRules { next = r.apply(next) }
-			for _, r := range keyFormatRules { next = r.apply(next) }
+			next := redactPass(msg)
 			passes++
 			if next == msg || passes > 20 { break }
 			msg = next

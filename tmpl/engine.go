@@ -15,10 +15,9 @@ type engine struct {
 	tpl *raymond.Template
 }
 
-// newEngine parses the rewritten source. budgeted is false when the template
-// needs raymond's own iteration (two block params); then only the mustache
-// budget and the final size check bound the output.
-func newEngine(rewritten string, budgeted bool) (e *engine, err error) {
+// newEngine parses the rewritten source and registers the helpers the
+// rewrite refers to, plus replacements for built-ins that misbehave here.
+func newEngine(rewritten string) (e *engine, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, err = nil, fmt.Errorf("invalid template: %v", r)
@@ -38,10 +37,8 @@ func newEngine(rewritten string, budgeted bool) (e *engine, err error) {
 	// Templates are written by workflow authors and fed user data: {{log}}
 	// would let either flood the server log.
 	tpl.RegisterHelper("log", func(string) any { return "" })
-	if budgeted {
-		tpl.RegisterHelper("each", eachHelper)
-		tpl.RegisterHelper(sectionHelper, sectionHelperFunc)
-	}
+	tpl.RegisterHelper("each", eachHelper)
+	tpl.RegisterHelper(sectionHelper, sectionHelperFunc)
 	return &engine{tpl: tpl}, nil
 }
 

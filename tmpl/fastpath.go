@@ -1,6 +1,7 @@
 package tmpl
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -125,6 +126,12 @@ func resolve(root map[string]any, path []string) (v any, ok bool) {
 // so the builder is sized once: the common chat line costs one allocation.
 // handled is false when raymond must render instead.
 func (p *fastProgram) render(vars map[string]any) (out string, handled bool, err error) {
+	defer func() {
+		// A caller's value with a panicking MarshalJSON is the only way here.
+		if r := recover(); r != nil {
+			out, handled, err = "", true, fmt.Errorf("render template: %v", r)
+		}
+	}()
 	var stack [16]any
 	vals := stack[:0]
 	need, grow := p.textLen, p.textLen+16*p.refs

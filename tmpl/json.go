@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,7 +104,7 @@ func singleRef(src string, t *Template) []string {
 	if t.fast == nil || len(t.fast.segs) != 1 || t.fast.segs[0].path == nil {
 		return nil
 	}
-	if !strings.HasPrefix(src, "{{") || !strings.HasSuffix(src, "}}") || len(src) < 5 {
+	if !strings.HasPrefix(src, "{{") || !strings.HasSuffix(src, "}}") || strings.Count(src, "{{") != 1 {
 		return nil
 	}
 	if strings.ContainsAny(src[2:3], "{&~") || src[len(src)-3] == '~' {
@@ -174,18 +175,24 @@ func (n *jsonNode) render(vars map[string]any, size *int) (any, error) {
 
 // RenderBytes is Render followed by compact JSON encoding, without HTML
 // escaping of <, > and &.
-func (t *JSONTemplate) RenderBytes(vars map[string]any) ([]byte, error) {
+func (t *JSONTemplate) RenderBytes(vars map[string]any) (out []byte, err error) {
 	v, err := t.Render(vars)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		// Values taken from vars as they are may carry a panicking MarshalJSON.
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("encode rendered json: %v", r)
+		}
+	}()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encode rendered json: %w", err)
 	}
-	out := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	out = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(out) > MaxOutputBytes {
 		return nil, ErrOutputTooLarge
 	}
@@ -196,6 +203,8 @@ func (t *JSONTemplate) RenderBytes(vars map[string]any) ([]byte, error) {
 // once it passes limit, so checking a huge value costs at most limit steps.
 func encodedSizeAtLeast(v any, limit int) int {
 	switch x := v.(type) {
+	case nil, bool, float64, json.Number:
+		return 1
 	case string:
 		return len(x) + 2
 	case map[string]any:
@@ -215,5 +224,20 @@ func encodedSizeAtLeast(v any, limit int) int {
 		}
 		return n
 	}
-	return 1
+	// Values a caller put in vars directly ([]string, map[string]int, …).
+	rv := reflect.ValueOf(v)
+	n := 2
+	switch rv.Kind() {
+	case reflect.String:
+		n += rv.Len()
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < rv.Len() && n <= limit; i++ {
+			n += 1 + encodedSizeAtLeast(rv.Index(i).Interface(), limit-n)
+		}
+	case reflect.Map:
+		for it := rv.MapRange(); it.Next() && n <= limit; {
+			n += 4 + encodedSizeAtLeast(it.Value().Interface(), limit-n)
+		}
+	}
+	return n
 }

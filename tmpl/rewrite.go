@@ -1,11 +1,6 @@
 package tmpl
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/mailgun/raymond/v2/lexer"
-)
+import "strings"
 
 // Names of the helpers each raymond template gets. raymond has no switch for
 // HTML escaping and prints maps in Go syntax, and its AST cannot be edited
@@ -17,7 +12,10 @@ import (
 // A subexpression is evaluated exactly like a mustache's own expression, so x
 // keeps its meaning; textHelper then formats the value (JSON for maps and
 // slices) and counts it against the render budget, and the & turns escaping off.
-// Triple-stash mustaches get the same helper and stay unescaped.
+// Triple-stash mustaches get the same helper and stay unescaped. Blocks that
+// are not helper calls are routed through sectionHelper the same way:
+//
+//	{{#items}}…{{/items}}  →  {{# __tmpl_section (items)}}…{{/ __tmpl_section }}
 const (
 	textHelper    = "__tmpl_text"
 	sectionHelper = "__tmpl_section"
@@ -51,17 +49,12 @@ type edit struct {
 	ins      string
 }
 
-// rewrite applies the collected edits. Section edits are dropped when a block
-// uses two block params, since sectionHelper could not provide the second.
+// rewrite applies the collected edits, which scan appended in source order.
 func (s *syntax) rewrite(src string) string {
 	edits := s.edits
-	if !s.multiParams {
-		edits = append(slices.Clip(edits), s.sectionEdits...)
-	}
 	if len(edits) == 0 {
 		return src
 	}
-	slices.SortStableFunc(edits, func(a, b edit) int { return a.pos - b.pos })
 	var b strings.Builder
 	b.Grow(len(src) + 24*len(edits))
 	last := 0
@@ -72,18 +65,4 @@ func (s *syntax) rewrite(src string) string {
 	}
 	b.WriteString(src[last:])
 	return b.String()
-}
-
-// static reports whether the source is plain text that renders as itself.
-// An escaped "\{{" lexes as content but loses its backslash, so the content
-// must also add up to the source.
-func (s *syntax) static(src string) bool {
-	n := 0
-	for _, tok := range s.toks[:len(s.toks)-1] {
-		if tok.Kind != lexer.TokenContent {
-			return false
-		}
-		n += len(tok.Val)
-	}
-	return n == len(src)
 }

@@ -19,15 +19,10 @@ type syntax struct {
 	toks []lexer.Token
 	pos  int
 
-	// edits make every mustache unescaped and route it through textHelper.
-	edits []edit
-	// sectionEdits route blocks that raymond would loop over itself through
+	// edits make every mustache unescaped and route it through textHelper,
+	// and route blocks that raymond would loop over itself through
 	// sectionHelper, which honours the render budget.
-	sectionEdits []edit
-	// multiParams is set when a block names two block params (as |item i|):
-	// the second one is only reachable through raymond's own iteration, so the
-	// budgeted helpers stand down for that template.
-	multiParams bool
+	edits []edit
 }
 
 // syntaxError carries a message up through the recursive checker.
@@ -54,7 +49,11 @@ func scan(src string) (s *syntax, fixed string, err error) {
 		}
 	}()
 	s.program()
-	if tok := s.shift(); tok.Kind != lexer.TokenEOF {
+	switch tok := s.shift(); tok.Kind {
+	case lexer.TokenEOF:
+	case lexer.TokenOpenEndBlock, lexer.TokenInverse, lexer.TokenOpenInverseChain:
+		s.fail(tok, "%s outside of a block", describe(tok))
+	default:
 		s.fail(tok, "unexpected %s", describe(tok))
 	}
 	return s, fixed, nil
@@ -197,4 +196,18 @@ func (s *syntax) param() {
 	s.shift()
 	s.expression(true)
 	s.expect(lexer.TokenCloseSexpr)
+}
+
+// static reports whether the source is plain text that renders as itself.
+// An escaped "\{{" lexes as content but loses its backslash, so the content
+// must also add up to the source.
+func (s *syntax) static(src string) bool {
+	n := 0
+	for _, tok := range s.toks[:len(s.toks)-1] {
+		if tok.Kind != lexer.TokenContent {
+			return false
+		}
+		n += len(tok.Val)
+	}
+	return n == len(src)
 }

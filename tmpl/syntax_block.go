@@ -47,15 +47,10 @@ func (s *syntax) openBlock() name {
 	raw := open.Kind == lexer.TokenOpenRawBlock
 	if !raw && s.is(lexer.TokenOpenBlockParams) {
 		s.shift()
-		count := 0
-		for s.is(lexer.TokenID) {
-			s.shift()
-			count++
+		s.expect(lexer.TokenID)
+		if s.is(lexer.TokenID) {
+			s.fail(s.next(), "a second block param (as |item %s|) is not supported: use {{@index}} or {{@key}}", s.next().Val)
 		}
-		if count == 0 {
-			s.expect(lexer.TokenID)
-		}
-		s.multiParams = s.multiParams || count > 1
 		s.expect(lexer.TokenCloseBlockParams)
 	}
 	if raw {
@@ -64,7 +59,7 @@ func (s *syntax) openBlock() name {
 		s.expect(lexer.TokenClose)
 	}
 	if isSection(n) {
-		s.sectionEdits = append(s.sectionEdits,
+		s.edits = append(s.edits,
 			edit{pos: open.Pos + len(open.Val), ins: " " + sectionHelper + " ("},
 			edit{pos: end.Pos, ins: ")"})
 	}
@@ -81,17 +76,17 @@ func (s *syntax) rawBlock() {
 // closeTag reads {{/name}} (or its raw form) and checks it matches the opener.
 func (s *syntax) closeTag(open *lexer.Token, n name, endKind, closeKind lexer.TokenKind) {
 	if s.is(lexer.TokenEOF) {
-		s.fail(open, "%s%s… is never closed", open.Val, n.canonical)
+		s.fail(open, "%s is never closed", tag(open, n))
 	}
 	end := s.expect(endKind)
 	got := s.helperName()
 	if got.canonical != n.canonical {
-		s.fail(end, "%s%s… does not close %s%s…", end.Val, got.canonical, open.Val, n.canonical)
+		s.fail(end, "%s does not close %s", tag(end, got), tag(open, n))
 	}
 	tail := s.expect(closeKind)
 	if isSection(n) {
 		from := end.Pos + len(end.Val)
-		s.sectionEdits = append(s.sectionEdits, edit{pos: from, del: tail.Pos - from, ins: " " + sectionHelper + " "})
+		s.edits = append(s.edits, edit{pos: from, del: tail.Pos - from, ins: " " + sectionHelper + " "})
 	}
 }
 
@@ -154,3 +149,12 @@ func (s *syntax) path(original string) name {
 }
 
 func isSection(n name) bool { return n.helper == "" || !knownHelpers[n.helper] }
+
+// tag spells a block tag for messages: {{#if}}, {{/each}}, {{{{raw}}}}.
+func tag(open *lexer.Token, n name) string {
+	t := strings.ReplaceAll(open.Val, "~", "") + n.canonical + "}}"
+	if strings.HasPrefix(t, "{{{{") {
+		t += "}}"
+	}
+	return t
+}

@@ -2,17 +2,22 @@
 // configs: chat text such as "Done {{v8}} for {{userMessage}}" and JSON
 // request bodies (see JSONTemplate).
 //
-// Templates are full Handlebars as implemented by raymond, with these
-// differences, all chosen for chat text rather than HTML:
+// Templates are Handlebars as implemented by raymond, adjusted for chat text
+// rather than HTML:
 //
-//   - Nothing is HTML-escaped: {{x}} and {{{x}}} both print x as is.
+//   - Nothing is HTML-escaped: {{x}}, {{&x}} and {{{x}}} all print x as is.
 //   - Values print as text: strings as is, numbers in plain decimal (8.0
 //     prints "8", 2.5 prints "2.5"), booleans as true/false, null and missing
-//     values as nothing, objects and arrays as compact JSON.
-//   - {{#each}} over an object visits keys in sorted order.
-//   - {{if}}, {{each}} and the other block helpers are accepted only as
-//     blocks ({{#if …}}); {{log}} prints nothing.
-//   - Rendering is bounded by MaxOutputBytes and MaxIterations.
+//     values as nothing, objects and arrays as compact JSON ({"a":1}, ["x"]).
+//   - {{items.0.name}} indexes arrays, as in Handlebars.js.
+//   - {{#each}} over an object visits keys in sorted order; {{lookup}}
+//     returns the value itself, so {{#with (lookup a b)}} works.
+//   - Refused at Parse: block helpers outside a block ({{if x}} recurses
+//     without end in raymond), a second block param (as |item i|: use
+//     {{@index}} or {{@key}}), and the reserved names __tmpl_text and
+//     __tmpl_section. {{log}} prints nothing and logs nothing.
+//   - A render is bounded by MaxOutputBytes and MaxIterations, checked as it
+//     runs, and never panics.
 //
 // Templates that are only text and plain {{a.b}} lookups are rendered by a
 // fast path without raymond; the output is the same either way.
@@ -31,11 +36,14 @@ import (
 const (
 	// MaxSourceBytes is the longest template source Parse accepts.
 	MaxSourceBytes = 64 << 10
-	// MaxOutputBytes is the longest output a render may produce.
+	// MaxOutputBytes is the longest output a render may produce. It is
+	// enforced while rendering, not only on the result: nested loops make
+	// the output grow as a power of the input size, so a check at the end
+	// would come after the memory is gone.
 	MaxOutputBytes = 1 << 20
 	// MaxIterations is how many loop bodies one render may run, counting
 	// every level of nested loops; it bounds loops that print little or nothing.
-	MaxIterations = 1 << 20
+	MaxIterations = 100_000
 )
 
 var (
@@ -65,7 +73,7 @@ func Parse(src string) (*Template, error) {
 		return nil, fmt.Errorf("invalid template: %w", err)
 	}
 	t := &Template{src: src, static: syn.static(fixed)}
-	rewritten, budgeted := syn.rewrite(fixed), !syn.multiParams
+	rewritten := syn.rewrite(fixed)
 	if !t.static {
 		prog, err := parseAST(fixed)
 		if err != nil {
@@ -74,10 +82,10 @@ func Parse(src string) (*Template, error) {
 		t.fast = compileFast(prog)
 	}
 	if t.static || t.fast != nil {
-		t.engine = sync.OnceValues(func() (*engine, error) { return newEngine(rewritten, budgeted) })
+		t.engine = sync.OnceValues(func() (*engine, error) { return newEngine(rewritten) })
 		return t, nil
 	}
-	e, err := newEngine(rewritten, budgeted)
+	e, err := newEngine(rewritten)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package tmpl
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -71,7 +74,6 @@ func TestRender(t *testing.T) {
 		{"each object sorted", "{{#each obj}}{{@key}}={{this}} {{/each}}", "a=<x> b=1 "},
 		{"each parent", "{{#each tags}}{{this}}{{../userMessage.length}}{{/each}}", "a8b8"},
 		{"each block param", "{{#each items as |it|}}{{it.name}} {{/each}}", "tea cake "},
-		{"each two block params", "{{#each tags as |t i|}}{{i}}{{t}}{{/each}}", "0a1b"},
 		{"section over array", "{{#tags}}<{{.}}>{{/tags}}", "<a><b>"},
 		{"section over object", "{{#user}}{{name}}{{/user}}", "Ada"},
 		{"inverse section", "{{^none}}nothing{{/none}}", "nothing"},
@@ -81,6 +83,7 @@ func TestRender(t *testing.T) {
 		{"root", "{{#each tags}}{{@root.userMessage}}{{/each}}", "hi therehi there"},
 		{"raw block", "{{{{raw}}}}{{x}}{{{{/raw}}}}", ""},
 		{"log prints nothing", `a{{log "x"}}b`, "ab"},
+		{"missing inside an array context", "[{{#with tags}}{{missing}}{{/with}}]", "[]"},
 		{"standalone block lines", "list:\n{{#each tags}}\n- {{this}}\n{{/each}}\nend", "list:\n- a\n- b\nend"},
 	}
 	for _, tc := range tests {
@@ -159,14 +162,17 @@ func TestStatic(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ src, want string }{
-		{"{{#if x}}open", "line 1: {{#if… is never closed"},
-		{"a\n{{#if x}}{{/each}}", "line 2: {{/each… does not close {{#if…"},
-		{"{{/if}}", `line 1: unexpected "{{/"`},
+		{"{{#if x}}open", "line 1: {{#if}} is never closed"},
+		{"a\n{{#if x}}{{/each}}", "line 2: {{/each}} does not close {{#if}}"},
+		{"{{{{raw}}}}x{{{{/other}}}}", "{{{{/other}}}} does not close {{{{raw}}}}"},
+		{"{{/if}}", `line 1: "{{/" outside of a block`},
+		{"{{else}}", `line 1: "{{else}}" outside of a block`},
 		{"{{x", "line 1: unclosed expression"},
 		{"{{x y=}}", `line 1: expected a name, got "}}"`},
 		{"{{foo.this}}", `line 1: invalid path "foo.this"`},
 		{"{{!-- open", "line 1: unclosed comment"},
 		{"{{#each xs as ||}}{{/each}}", `line 1: expected a name, got "|"`},
+		{"{{#each xs as |x i|}}{{/each}}", "a second block param (as |item i|) is not supported"},
 		{"{{#with a}}{{if b}}{{/with}}", `line 1: "if" is a block helper`},
 		{"{{lookup (each x) 1}}", `"each" is a block helper`},
 		{"{{__tmpl_text x}}", `"__tmpl_text" is a reserved name`},
@@ -183,4 +189,44 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%.40q) error = %q, want it to contain %q", tc.src, err, tc.want)
 		}
 	}
+}
+
+func TestFloatText(t *testing.T) {
+	t.Parallel()
+	for _, f := range []float64{0, math.Copysign(0, -1), 8, -8, 2.5, 1e14 + 1, 1e15, 1e21, 123456789.125, -0.001, math.Inf(1), math.NaN()} {
+		var b strings.Builder
+		if _, err := writeKnown(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if want := strconv.FormatFloat(f, 'f', -1, 64); b.String() != want {
+			t.Errorf("writeKnown(%v) = %q, want %q", f, b.String(), want)
+		}
+	}
+}
+
+func TestConcurrentRender(t *testing.T) {
+	t.Parallel()
+	fast, err := Parse("Done {{v8}} for {{user.name}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := Parse("{{#each items}}{{name}}{{/each}} {{lookup user \"name\"}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				vars := testVars()
+				if got, err := fast.Render(vars); err != nil || got != "Done 8 for Ada" {
+					t.Errorf("fast = %q, %v", got, err)
+				}
+				if got, err := slow.Render(vars); err != nil || got != "teacake Ada" {
+					t.Errorf("slow = %q, %v", got, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

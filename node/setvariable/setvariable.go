@@ -130,7 +130,8 @@ type prior struct {
 }
 
 func assign(list []assignment, vars map[string]any) error {
-	var undo []prior
+	var buf [8]prior // keeps the common case off the heap
+	undo := buf[:0]
 	for i := range list {
 		a := &list[i]
 		v, err := a.compute(vars)

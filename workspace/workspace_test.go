@@ -1,0 +1,59 @@
+package workspace_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wetel/wetel/workspace"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestParseWorkspace(t *testing.T) {
+	t.Parallel()
+	src := `
+customActions:
+  - {id: 41, name: submit-claim, method: POST, url: "https://claims.example.com/v1/claims",
+     headers: {Authorization: "Bearer ${CLAIMS_TOKEN}"}, timeoutMs: 10000}
+mcpConnectors:
+  - {id: 12, name: orders, transport: stdio, command: ["orders-mcp", "--readonly"]}
+  - {id: 13, name: crm, transport: http, url: "https://crm.example.com/mcp"}
+agents:
+  - {name: shipping, persona: "You are a shipping assistant.", workflow: shipping}
+workflows:
+  - {name: shipping, file: workflows/shipping.json, publish: true}
+knowledgeBases:
+  - {name: handbook, documents: [docs/handbook/]}
+`
+	ws, err := workspace.Parse([]byte(src), env(map[string]string{"CLAIMS_TOKEN": "s3cret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := ws.Action(41)
+	if !ok || a.Headers["Authorization"] != "Bearer s3cret" || a.Method != "POST" || len(ws.McpConnectors) != 2 || !ws.Workflows[0].Publish {
+		t.Fatalf("parsed %+v", ws)
+	}
+}
+
+func TestWorkspaceErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, src, want string }{
+		{"unset variable", `customActions: [{id: 1, url: "https://x.example", headers: {A: "${NOPE}"}}]`, "environment variable NOPE is not set"},
+		{"unknown field", `customActions: [{id: 1, url: "https://x.example", retries: 3}]`, "field retries not found"},
+		{"duplicate id", `customActions: [{id: 1, url: "https://a.example"}, {id: 1, url: "https://b.example"}]`, "customActions[1].id 1 is used twice"},
+		{"relative url", `customActions: [{id: 1, url: "/claims"}]`, "customActions[0].url must be an absolute http or https URL"},
+		{"bad transport", `mcpConnectors: [{id: 1, transport: carrier-pigeon}]`, "mcpConnectors[0].transport must be stdio or http"},
+		{"stdio without command", `mcpConnectors: [{id: 1, transport: stdio}]`, "mcpConnectors[0].command is required for transport stdio"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := workspace.Parse([]byte(tc.src), env(nil))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
