@@ -1,8 +1,6 @@
 package expression
 
-import (
-	"github.com/expr-lang/expr/ast"
-)
+import "github.com/expr-lang/expr/ast"
 
 // Names the rewritten tree uses for things the source cannot name: a NUL
 // byte never appears in an identifier, so they cannot collide with context
@@ -20,10 +18,10 @@ func hiddenName(builtinName string) string {
 }
 
 // rewrite routes metered builtins through their wrappers and, in heavy
-// expressions, + and every closure body as well. The wrappers need the evaluation's meter, which
-// only the env can carry, so heavy expressions are evaluated against a copy
-// of the context holding the meter; $env is redirected to the caller's map
-// so it still shows exactly the context.
+// expressions, + and every closure body as well. The wrappers need the
+// evaluation's meter, which only the env can carry, so heavy expressions
+// are evaluated against a copy of the context holding the meter; $env is
+// redirected to the caller's map so it still shows exactly the context.
 func rewrite(root *ast.Node, an *analysis) {
 	ast.Walk(root, &rewriter{heavy: an.heavy})
 }

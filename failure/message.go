@@ -9,7 +9,7 @@ import "strings"
 var (
 	// Rule: RATE_LIMITED is "HTTP 429 or a rate-limit message".
 	rateLimitPhrases = join(
-		words("rate limit", "rate-limit", "ratelimit").withSuffixes("exceeded", "error", "ing", "ed", "s"),
+		words("rate limit", "rate-limit", "ratelimit").withSuffixes("exceeded", "error", "ing", "ed", "s").asHeaderNames(),
 		words("throttling").withSuffixes("exception"),
 		words("too many requests", "throttled", "resource exhausted", "quota exceeded",
 			"exceeded your current quota", "exceeded your quota"))

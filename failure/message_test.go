@@ -57,6 +57,7 @@ func TestClassifyMessage(t *testing.T) {
 		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, UpstreamError},
 		{"The model is currently overloaded with other requests", UpstreamError},
 		{"Error 500: boom", UpstreamError},
+		{"HTTP 500 Internal Server Error; headers: X-RateLimit-Remaining: 99", UpstreamError},
 		{"upstream said: Service Unavailable", UpstreamError},
 		// INVALID_DATA
 		{"invalid character '<' looking for beginning of value", InvalidData},

@@ -148,7 +148,7 @@ func bareValueLen(s string) int {
 // ("https://") and a URL's user name (scheme://token:...@host, the userinfo
 // rule's) are not; and after "name: " with a space, a bare common word such
 // as "token" is prose ("fetching token: dial tcp ..."), unless its value is
-// quoted.
+// quoted. valueStart is where the value's text starts, after any quote.
 func colonPairOK(s string, sep, nameStart, valueStart int, name string) bool {
 	if s[sep] != ':' {
 		return true
@@ -157,8 +157,16 @@ func colonPairOK(s string, sep, nameStart, valueStart int, name string) bool {
 		return false
 	}
 	quoted := valueStart > 0 && (s[valueStart-1] == '"' || s[valueStart-1] == '\'')
-	spaced := valueStart > sep+1 && !quoted
-	return quoted || !spaced || !bareColonNames[strings.ToLower(name)]
+	if quoted {
+		return true
+	}
+	// A nested JSON object or array ("auth": {"user": ...}) is not a value
+	// to hide; its own fields are looked at one by one.
+	if s[valueStart] == '{' || s[valueStart] == '[' {
+		return false
+	}
+	spaced := valueStart > sep+1
+	return !spaced || !bareColonNames[strings.ToLower(name)]
 }
 
 func isNameByte(c byte) bool {

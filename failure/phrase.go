@@ -14,6 +14,10 @@ type phrase struct {
 	// suffixes are the endings that may run on from the right ("s",
 	// "error"), longest first.
 	suffixes []string
+	// headerName rejects the phrase when "-" follows it: it is then part of
+	// a header name such as X-RateLimit-Remaining, which a service sends
+	// with every answer, not only when it limits.
+	headerName bool
 }
 
 // index returns the span of the first whole-word occurrence of p in text
@@ -47,6 +51,9 @@ func (p phrase) leftEdge(text string, start int) bool {
 // rightEdge returns where the phrase ends, after an allowed suffix, or -1
 // when a letter or digit continues it.
 func (p phrase) rightEdge(text string, end int) int {
+	if p.headerName && end < len(text) && text[end] == '-' {
+		return -1
+	}
 	if end == len(text) || !isAlnum(text[end]) {
 		return end
 	}
@@ -90,6 +97,16 @@ func join(lists ...phrases) phrases {
 	var out phrases
 	for _, l := range lists {
 		out = append(out, l...)
+	}
+	return out
+}
+
+// asHeaderNames returns ps with headerName set on each.
+func (ps phrases) asHeaderNames() phrases {
+	out := make(phrases, len(ps))
+	for i, p := range ps {
+		p.headerName = true
+		out[i] = p
 	}
 	return out
 }

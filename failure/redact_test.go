@@ -29,6 +29,8 @@ func TestRedact(t *testing.T) {
 		{"form body", "body: grant_type=client_credentials&client_id=app&client_secret=s3cr3t&scope=read", []string{"s3cr3t"}, []string{"client_id=app", "client_secret=[REDACTED]&scope=read"}},
 		{"json body", `{"user":"bob","password":"s3cr3t!","nested":{"apiKey":"k-777"}}`, []string{"s3cr3t!", "k-777"}, []string{`"user":"bob"`, `"password":"[REDACTED]"`, `"apiKey":"[REDACTED]"`}},
 		{"json with escaped quote", `{"password": "a\"b c", "n": 1}`, []string{`a\"b c`}, []string{`"password": "[REDACTED]", "n": 1`}},
+		{"json cut off inside a value", `{"user":"bob","api_key":"k-abcdef0123`, []string{"k-abcdef0123"}, []string{`{"user":"bob","api_key":"[REDACTED]`}},
+		{"nested json object", `{"auth": {"user": "bob", "password": "pw1"}}`, []string{"pw1"}, []string{`{"auth": {"user": "bob", "password": "[REDACTED]"}}`}},
 		{"json inside a json string", `{"body":"{\"token\":\"t0ps3cr3t\"}"}`, []string{"t0ps3cr3t"}, []string{`\"token\":\"[REDACTED]\"`}},
 		{"logfmt", `password=hunter2 user=bob pwd="two words"`, []string{"hunter2", "two words"}, []string{"password=[REDACTED] user=bob", `pwd="[REDACTED]"`}},
 		{"go map", "map[apiKey:abcd1234 name:bob]", []string{"abcd1234"}, []string{"map[apiKey:[REDACTED] name:bob]"}},

@@ -28,7 +28,9 @@ const redactWindow = 64 << 10
 func Sanitize(msg string, secrets []string) string {
 	msg = strings.ToValidUTF8(msg, "\uFFFD")
 	msg = RedactValues(cutAtSpace(msg, redactWindow), secrets)
-	return truncate(msg, MaxMessageBytes)
+	// A secret value that starts inside a multi-byte character leaves the
+	// rest of that character behind; the stored text must stay valid.
+	return truncate(strings.ToValidUTF8(msg, "\uFFFD"), MaxMessageBytes)
 }
 
 // cutAtSpace shortens msg to at most limit bytes. It cuts just before the

@@ -62,6 +62,9 @@ func isUpperASCII(b byte) bool { return 'A' <= b && b <= 'Z' }
 // ("bearer token", "bearer realm"); generated tokens mix in digits, capitals
 // or punctuation, or are longer than words get.
 func acceptBearer(m match) bool {
+	if !wordStart(m) {
+		return false
+	}
 	token := strings.TrimRight(m.group("s"), "=")
 	if len(token) >= 20 {
 		return true
@@ -72,6 +75,9 @@ func acceptBearer(m match) bool {
 // acceptBasic accepts "Basic <base64>" only when the base64 decodes to
 // user:password, so the English word "basic" followed by text is left.
 func acceptBasic(m match) bool {
+	if !wordStart(m) {
+		return false
+	}
 	raw := m.group("s")
 	decoded, err := base64.StdEncoding.DecodeString(raw)
 	if err != nil {

@@ -35,3 +35,24 @@ func ExampleParseJSON() {
 	fmt.Println(string(body))
 	// Output: {"note":"said: \", \"admin\": true","orderId":"A-7","qty":2}
 }
+
+func ExampleTemplate_RenderWith() {
+	t, err := tmpl.Parse("{{question}}\n{{#each awaitReplyOptions}}{{slot}}. {{label}}\n{{/each}}")
+	if err != nil {
+		panic(err)
+	}
+	vars := map[string]any{"question": "Which size?"}
+	options := map[string]any{"awaitReplyOptions": []any{
+		map[string]any{"slot": 1.0, "label": "Small"},
+		map[string]any{"slot": 2.0, "label": "Large"},
+	}}
+	out, err := t.RenderWith(vars, options)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(out)
+	// Output:
+	// Which size?
+	// 1. Small
+	// 2. Large
+}

@@ -10,7 +10,8 @@ import (
 
 // fastProgram is a template made only of text and plain {{a.b.c}} lookups,
 // rendered without raymond. It reproduces exactly what raymond does for such
-// a template on JSON-shaped data, and steps aside (ok=false) on anything else.
+// a template on JSON-shaped data, and steps aside (handled=false) on anything
+// else.
 type fastProgram struct {
 	segs    []segment
 	textLen int
@@ -132,12 +133,13 @@ func (p *fastProgram) render(vars map[string]any) (out string, handled bool, err
 			out, handled, err = "", true, fmt.Errorf("render template: %v", r)
 		}
 	}()
-	var stack [16]any
+	var stack [8]any
 	vals := stack[:0]
 	need, grow := p.textLen, p.textLen+16*p.refs
 	if p.refs <= len(stack) {
 		grow = p.textLen
-		for _, s := range p.segs {
+		for i := range p.segs {
+			s := &p.segs[i]
 			if s.path == nil {
 				continue
 			}
@@ -159,7 +161,8 @@ func (p *fastProgram) render(vars map[string]any) (out string, handled bool, err
 	}
 	var b strings.Builder
 	b.Grow(grow)
-	for _, s := range p.segs {
+	for i := range p.segs {
+		s := &p.segs[i]
 		if s.path == nil {
 			b.WriteString(s.text)
 			continue

@@ -1,0 +1,238 @@
+// Package store declares everything Wetel persists, as one interface with
+// sentinel errors. Drivers (store/sqlite, store/postgres) implement it and
+// run the one conformance suite in store/storetest. Every row carries its
+// workspace, and every method that reads or writes a workspace's data takes
+// the workspace id and never returns another workspace's rows.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Sentinel errors; drivers wrap them, callers test with errors.Is.
+var (
+	// ErrNotFound: no row with that id in that workspace.
+	ErrNotFound = errors.New("not found")
+	// ErrWaitExists: the session already holds an OPEN wait. The database
+	// enforces it (a unique partial index), so two racing turns cannot both
+	// open one.
+	ErrWaitExists = errors.New("the session already has an open question")
+	// ErrConflict: a write raced another and lost (a stale status change).
+	ErrConflict = errors.New("conflict")
+)
+
+// Run statuses as stored.
+const (
+	RunRunning          = "RUNNING"
+	RunCompleted        = "COMPLETED"
+	RunFailed           = "FAILED"
+	RunAwaitingInput    = "AWAITING_INPUT"
+	RunAwaitingApproval = "AWAITING_APPROVAL"
+	RunInterrupted      = "INTERRUPTED"
+)
+
+// Wait statuses.
+const (
+	WaitOpen      = "OPEN"
+	WaitAnswered  = "ANSWERED"
+	WaitExpired   = "EXPIRED"
+	WaitCancelled = "CANCELLED"
+)
+
+// Session statuses.
+const (
+	SessionOpen  = "OPEN"
+	SessionEnded = "ENDED"
+)
+
+// Workspace is a tenant.
+type Workspace struct {
+	ID        int64
+	Name      string
+	CreatedAt time.Time
+}
+
+// Workflow is an authored graph: a draft and, once published, a current version.
+type Workflow struct {
+	ID               int64
+	WorkspaceID      int64
+	Name             string
+	Description      string
+	Draft            json.RawMessage // the draft graph document
+	PublishedVersion int             // 0 when never published
+	FailureResponse  string
+	NotifyOnFailure  string // NONE or OWNERS
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// WorkflowVersion is one published graph, numbered from 1.
+type WorkflowVersion struct {
+	WorkflowID  int64
+	WorkspaceID int64
+	Number      int
+	Graph       json.RawMessage
+	PublishedAt time.Time
+	PublishedBy string
+}
+
+// Agent pairs a persona with a workflow.
+type Agent struct {
+	ID           int64
+	WorkspaceID  int64
+	Name         string
+	Persona      string
+	DefaultModel string
+	WorkflowID   int64 // 0 when none is attached
+	CreatedAt    time.Time
+}
+
+// Session is one conversation with an agent.
+type Session struct {
+	ID               int64
+	WorkspaceID      int64
+	AgentID          int64
+	Identity         string // the signed-in identity; "" for none
+	Status           string
+	ClientExternalID string
+	Channel          string
+	CreatedAt        time.Time
+	EndedAt          *time.Time
+}
+
+// Message is one entry of a session's transcript.
+type Message struct {
+	ID           int64
+	WorkspaceID  int64
+	SessionID    int64
+	Role         string // user or assistant
+	Text         string
+	Mood         string
+	RunID        int64 // the run that spoke it, 0 for a user message
+	TurnComplete bool
+	CreatedAt    time.Time
+}
+
+// Run is one WorkflowRun.
+type Run struct {
+	ID               int64
+	WorkspaceID      int64
+	SessionID        int64
+	WorkflowID       int64
+	Version          int
+	Status           string
+	ResumedFromRunID int64 // 0 when the run started at start
+	NodeTrace        json.RawMessage
+	Error            string
+	ErrorCode        string
+	StartedAt        time.Time
+	FinishedAt       *time.Time
+}
+
+// Option is one choice an options-mode question offered.
+type Option struct {
+	Slot  int    `json:"slot"`
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// Wait is an await_reply question waiting for the session's next message.
+type Wait struct {
+	ID          int64
+	WorkspaceID int64
+	SessionID   int64
+	RunID       int64
+	NodeID      string
+	SaveAs      string
+	MatchMode   string   // free_text or options
+	Options     []Option // exactly what was offered, fixed when asked
+	// Identity is the session's signed-in identity when the question was
+	// asked; a reply under another identity cancels the wait.
+	Identity  string
+	Status    string
+	ExpiresAt time.Time
+	CreatedAt time.Time
+}
+
+// Pause is what a paused run leaves behind: the wait, and the context it
+// resumes with. The context is readable only through OpenWait, never listed.
+type Pause struct {
+	Wait     Wait
+	Snapshot json.RawMessage
+}
+
+// TurnStart is written before a run starts, in one transaction: the user's
+// message (so an accepted message is never lost) and the RUNNING run row.
+type TurnStart struct {
+	Message Message // RunID is filled in with the new run's id
+	Run     Run
+}
+
+// TurnEnd is written when a run finishes, in one transaction: the run's
+// final status and trace, what it said, the wait it answered or cancelled,
+// and the pause it left.
+type TurnEnd struct {
+	Run      Run
+	Messages []Message
+	// CloseWait, when set, closes that wait (ANSWERED, EXPIRED, CANCELLED).
+	CloseWait *WaitClose
+	// Pause, when set, opens a new wait; ErrWaitExists if one is open.
+	Pause *Pause
+	// EndSession marks the session ENDED and cancels any open wait.
+	EndSession bool
+}
+
+// WaitClose closes a wait with a status.
+type WaitClose struct {
+	WaitID int64
+	Status string
+}
+
+// Store is everything Wetel persists.
+type Store interface {
+	CreateWorkspace(ctx context.Context, name string) (Workspace, error)
+	Workspace(ctx context.Context, id int64) (Workspace, error)
+
+	CreateWorkflow(ctx context.Context, w Workflow) (Workflow, error)
+	Workflow(ctx context.Context, ws, id int64) (Workflow, error)
+	SaveDraft(ctx context.Context, ws, id int64, draft json.RawMessage) error
+	// Publish stores graph as a new numbered version and makes it current,
+	// unless it equals the current version, which is returned unchanged.
+	Publish(ctx context.Context, ws, id int64, graph json.RawMessage, by string) (WorkflowVersion, error)
+	WorkflowVersion(ctx context.Context, ws, id int64, number int) (WorkflowVersion, error)
+
+	CreateAgent(ctx context.Context, a Agent) (Agent, error)
+	Agent(ctx context.Context, ws, id int64) (Agent, error)
+
+	CreateSession(ctx context.Context, s Session) (Session, error)
+	Session(ctx context.Context, ws, id int64) (Session, error)
+	// SetIdentity changes the signed-in identity; a change cancels the
+	// session's open wait in the same transaction.
+	SetIdentity(ctx context.Context, ws, id int64, identity string) error
+	// EndSession ends the session and cancels its open wait.
+	EndSession(ctx context.Context, ws, id int64) error
+	Messages(ctx context.Context, ws, sessionID int64) ([]Message, error)
+
+	StartTurn(ctx context.Context, t TurnStart) (Run, Message, error)
+	EndTurn(ctx context.Context, t TurnEnd) error
+	Run(ctx context.Context, ws, id int64) (Run, error)
+	RunsBySession(ctx context.Context, ws, sessionID int64) ([]Run, error)
+
+	// OpenWait returns the session's OPEN wait and its snapshot. A wait past
+	// its expiresAt at now is closed as EXPIRED here (expiry is enforced at
+	// read time) and ErrNotFound returned.
+	OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (Wait, json.RawMessage, error)
+	// PendingWaits lists OPEN, unexpired waits: one session's, or the whole
+	// workspace's when sessionID is 0. Snapshots are never included.
+	PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]Wait, error)
+
+	// RecoverRuns finishes every run left RUNNING by a process that stopped
+	// (all workspaces: it is an operator's start-up step, not a tenant read),
+	// as FAILED with reason, and returns how many there were.
+	RecoverRuns(ctx context.Context, reason string) (int, error)
+
+	Close() error
+}
