@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
 )
@@ -18,7 +19,7 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	r.emit(Event{Kind: EventNodeExecuting, NodeID: pn.id, Label: pn.label, NodeType: pn.typ})
 	row := TraceRow{NodeID: pn.id, NodeType: pn.typ, StartedAt: Timestamp(r.last)}
 	out, mocked, err := r.execute(ctx, pn)
-	r.last = r.e.clock.Now()
+	r.last = r.started.Add(clock.Since(r.e.clock, r.started))
 	row.FinishedAt = Timestamp(r.last)
 	if err != nil {
 		return r.failed(pn, &row, mocked, err)
@@ -26,6 +27,12 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	row.Status = StatusCompleted
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
 	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted})
+	if out.Pause != nil {
+		// Seed 000: the question ends the turn; nothing else runs in this run.
+		r.res.Status = RunAwaitingInput
+		r.res.Pause, r.res.PausedAt = out.Pause, pn.id
+		return false
+	}
 	if out.EndSession {
 		// end_session ends the run: nothing queued behind it is dispatched.
 		r.res.SessionEnded = true
@@ -64,15 +71,19 @@ func (r *run) execute(ctx context.Context, pn *planNode) (out node.Outcome, mock
 // failed records a node's error and either takes its failure edge or fails
 // the run.
 func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
-	code := failure.Classify(err)
-	msg := failure.Sanitize(err.Error(), r.in.Secrets)
+	var code failure.Code
+	var msg string
+	if mocked && len(r.in.Secrets) == 0 {
+		code, msg = pn.mockErrorCode, pn.mockErrorText
+	} else {
+		code, msg = failure.Classify(err), failure.Sanitize(err.Error(), r.in.Secrets)
+	}
 	row.ErrorClass = string(code)
 	if pn.spec.Retry {
 		// A call's row carries its attempts and no error text (seed: "No
 		// error text or response body"); a mocked failure is never retried.
 		if mocked {
-			row.Attempts = []Attempt{{N: 1, ErrorClass: string(code)}}
-			row.RetryOutcome = "mock"
+			row.TraceDetail = &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: "mock"}
 		}
 	} else {
 		row.Error = msg

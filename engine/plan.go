@@ -30,6 +30,10 @@ type planNode struct {
 	hasMockResponse bool
 	mockError       *failure.Error
 	mockOutputVar   string
+	// The mock error's class and redacted text never change, so they are
+	// worked out once here rather than on every mocked failure.
+	mockErrorCode failure.Code
+	mockErrorText string
 
 	// failureRouting: the type allows failure edges and the node has a
 	// success or failure edge, so it follows one of those and nothing else.
@@ -106,6 +110,8 @@ func (p *Plan) compileNode(i int, reg *node.Registry) error {
 			if pn.mockError.Message == "" {
 				pn.mockError.Message = "mocked failure: " + sh.MockError.Code
 			}
+			pn.mockErrorCode = failure.Classify(pn.mockError)
+			pn.mockErrorText = failure.Sanitize(pn.mockError.Message, nil)
 		}
 		var out map[string]json.RawMessage
 		_ = json.Unmarshal(n.Config, &out)
@@ -165,4 +171,23 @@ func (p *Plan) addEdge(e *graph.Edge) {
 func (p *Plan) NodeIndex(id string) (int, bool) {
 	i, ok := p.index[id]
 	return i, ok
+}
+
+// ResumeTargets returns the nodes a resumed await_reply continues at: the
+// targets of nodeID's edges labeled label in this (the current) graph. A
+// graph edit that removed the node or the edge strands the wait, and the
+// resume fails with this explicit error rather than guessing (seed 000).
+func (p *Plan) ResumeTargets(nodeID, label string) ([]string, error) {
+	i, ok := p.index[nodeID]
+	if !ok {
+		return nil, fmt.Errorf("cannot resume await_reply node %q: the published workflow no longer has that node", nodeID)
+	}
+	var out []string
+	for _, t := range p.nodes[i].labels[label] {
+		out = append(out, p.nodes[t].id)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("cannot resume await_reply node %q: it has no outgoing edge labeled '%s'", nodeID, label)
+	}
+	return out, nil
 }

@@ -38,6 +38,8 @@ type Input struct {
 	Secrets []string
 	// Entry names the nodes dispatched first instead of start (a resumed run).
 	Entry []string
+	// Child marks a run dispatched by sub_agent.
+	Child bool
 }
 
 // Result is what a run did.
@@ -52,21 +54,28 @@ type Result struct {
 	Executions int
 	// SessionEnded is set when an end_session node ran.
 	SessionEnded bool
-	StartedAt    time.Time
-	FinishedAt   time.Time
+	// Pause is set when the run stopped AWAITING_INPUT at PausedAt.
+	Pause      *node.Pause
+	PausedAt   string
+	StartedAt  time.Time
+	FinishedAt time.Time
 }
 
 // run is one run's mutable state, allocated once.
 type run struct {
-	e       *Engine
-	p       *Plan
-	in      *Input
-	res     *Result
-	visits  []int32
-	flags   []uint8
-	queue   []int
-	x       node.Exec
-	started time.Time
+	e      *Engine
+	p      *Plan
+	in     *Input
+	res    *Result
+	visits []int32
+	flags  []uint8
+	queue  []int
+	// buffers that keep a small graph's run to one allocation
+	visitBuf [32]int32
+	flagBuf  [32]uint8
+	queueBuf [16]int
+	x        node.Exec
+	started  time.Time
 	// last is the clock's latest reading: when the previous node finished,
 	// which is also when the next check and dispatch begin. Reading the clock
 	// once per dispatch instead of three times is a measurable part of a turn.
@@ -82,14 +91,20 @@ const (
 // executor fails the run like any error.
 func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	n := len(p.nodes)
-	r := &run{e: e, p: p, in: &in, visits: make([]int32, n), flags: make([]uint8, n), queue: make([]int, 0, 8)}
+	r := &run{e: e, p: p, in: &in}
+	if n <= len(r.visitBuf) {
+		r.visits, r.flags = r.visitBuf[:n], r.flagBuf[:n]
+	} else {
+		r.visits, r.flags = make([]int32, n), make([]uint8, n)
+	}
+	r.queue = r.queueBuf[:0]
 	r.started = e.clock.Now()
 	r.last = r.started
 	if in.Vars == nil {
 		in.Vars = map[string]any{}
 	}
 	r.res = &Result{RunID: in.RunID, Status: RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
-	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply}
+	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt}
 	r.emit(Event{Kind: EventRunStarted})
 	if len(in.Entry) == 0 {
 		r.queue = append(r.queue, p.start)
@@ -169,7 +184,7 @@ func (r *run) budgetExceeded(i int) bool {
 	r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
 		NodeID: pn.id, NodeType: pn.typ, Status: StatusBudgetExceeded,
 		StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
-		BudgetLimit: which, BudgetNodeExecutions: &execs, BudgetElapsedMs: &ms,
+		TraceDetail: &TraceDetail{BudgetLimit: which, BudgetNodeExecutions: &execs, BudgetElapsedMs: &ms},
 	})
 	r.fail(ErrorBudget, msg)
 	return true
@@ -192,7 +207,7 @@ func (r *run) refuse(i int) bool {
 		r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
 			NodeID: pn.id, NodeType: pn.typ, Status: StatusVisitLimitReached,
 			StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
-			VisitLimit: pn.maxVisits, VisitCount: int(r.visits[i]),
+			TraceDetail: &TraceDetail{VisitLimit: pn.maxVisits, VisitCount: int(r.visits[i])},
 		})
 	}
 	switch {

@@ -30,6 +30,14 @@ type TraceRow struct {
 	FinishedAt Timestamp `json:"finishedAt"`
 	Error      string    `json:"error,omitempty"`
 	ErrorClass string    `json:"errorClass,omitempty"`
+	// The fields of refusals, budget stops and calls live behind one
+	// pointer: most rows have none of them, and a run's trace is its
+	// largest allocation. JSON flattens them into the row.
+	*TraceDetail
+}
+
+// TraceDetail holds the fields only some rows carry.
+type TraceDetail struct {
 	// VISIT_LIMIT_REACHED rows.
 	VisitLimit int `json:"visitLimit,omitempty"`
 	VisitCount int `json:"visitCount,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
@@ -52,6 +53,28 @@ type Outcome struct {
 	NoValue bool
 	// EndSession stops the run after this node: nothing else is dispatched.
 	EndSession bool
+	// Pause ends the turn here: the run stops as AWAITING_INPUT and resumes
+	// at the node's answered/unanswered successor on the next message.
+	Pause *Pause
+}
+
+// Pause is what an await_reply question leaves for the next message.
+type Pause struct {
+	SaveAs    string
+	MatchMode string
+	// Options are exactly what was offered, fixed when the question is asked.
+	Options   []PauseOption
+	ExpiresAt time.Time
+	// Snapshot is the run's context as it resumes: its own variables,
+	// without the turn facts the next turn supplies fresh.
+	Snapshot json.RawMessage
+}
+
+// PauseOption is one choice offered by an options-mode question.
+type PauseOption struct {
+	Slot  int    `json:"slot"`
+	ID    string `json:"id"`
+	Label string `json:"label"`
 }
 
 // Message is a reply a node speaks to the user.
@@ -73,12 +96,26 @@ type Exec struct {
 	Clock clock.Clock
 	// Reply receives what the node says; the engine sets it.
 	Reply func(Message)
+	// Child is set for a run dispatched by sub_agent, whose throwaway session
+	// no person watches.
+	Child bool
+	// Interrupt is closed when a newer message interrupts the turn; a node
+	// that waits (a retry's backoff) stops waiting on it.
+	Interrupt <-chan struct{}
 }
 
 // Say sends a message to the user.
 func (x *Exec) Say(text, mood string) {
 	if x.Reply != nil {
 		x.Reply(Message{NodeID: x.NodeID, Text: text, Mood: mood})
+	}
+}
+
+// Ask sends a question that ends the turn: it is always published with
+// turnComplete true, whatever follows it.
+func (x *Exec) Ask(text, mood string) {
+	if x.Reply != nil {
+		x.Reply(Message{NodeID: x.NodeID, Text: text, Mood: mood, TurnComplete: true})
 	}
 }
 

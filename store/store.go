@@ -215,6 +215,9 @@ type Store interface {
 	// EndSession ends the session and cancels its open wait.
 	EndSession(ctx context.Context, ws, id int64) error
 	Messages(ctx context.Context, ws, sessionID int64) ([]Message, error)
+	// AppendMessage adds a message outside a run (a message to an agent
+	// whose workflow is not published: kept, never run).
+	AppendMessage(ctx context.Context, m Message) (Message, error)
 
 	StartTurn(ctx context.Context, t TurnStart) (Run, Message, error)
 	EndTurn(ctx context.Context, t TurnEnd) error

@@ -36,7 +36,7 @@ func workload(tb testing.TB, name string) *engine.Plan {
 func benchTurns(b *testing.B, name, message, wantReply string, wantExecutions int) {
 	eng, _ := engine.New(engine.Options{})
 	r := &turn.Runner{Engine: eng, Plan: workload(b, name), Mock: true}
-	check := r.Send(context.Background(), &turn.Session{ID: 1}, message)
+	check := r.Send(context.Background(), &turn.Session{}, message)
 	res := check.Runs[0]
 	if res.Status != engine.RunCompleted || res.Executions != wantExecutions || check.Messages[len(check.Messages)-1].Text != wantReply {
 		b.Fatalf("workload %s: status %s, %d executions, messages %+v", name, res.Status, res.Executions, check.Messages)
@@ -44,7 +44,7 @@ func benchTurns(b *testing.B, name, message, wantReply string, wantExecutions in
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r.Send(context.Background(), &turn.Session{ID: int64(i)}, message)
+		r.Send(context.Background(), &turn.Session{}, message)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(wantExecutions), "ns/node")

@@ -1,6 +1,7 @@
 // Package turn runs one inbound message through a workflow: it seeds the
 // run's context with the turn facts, runs the plan, and shapes what the user
 // is told (the standard failure reply, turnComplete on the last message).
+// Service does it for stored sessions; Runner does it in memory.
 package turn
 
 import (
@@ -8,59 +9,46 @@ import (
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/store"
 )
 
 // DefaultFailureResponse is what the user is told when a run fails and the
 // workflow sets no failureResponse of its own.
 const DefaultFailureResponse = "Sorry, I ran into a problem"
 
-// Entry is one message of the transcript, as conversationHistory holds it.
-type Entry struct {
-	Role string `json:"role"` // "user" or "assistant"
-	Text string `json:"text"`
-}
-
-// Session is a conversation as the offline runner keeps it: its ids and its
-// transcript, the only thing that persists between turns by default.
+// Session is a conversation kept in memory: its row and its transcript, the
+// only thing that persists between turns by default.
 type Session struct {
-	ID               int64
-	TenantID         int64
-	AgentID          int64
-	ClientExternalID string
-	Channel          string
-	Transcript       []Entry
-	turns            int
-	Ended            bool
+	store.Session
+	Transcript []store.Message
 }
 
-// Runner runs turns of one workflow.
+// Runner runs turns of one workflow in memory, with no store: for
+// benchmarks and embedding. It does not pause; a question ends the run
+// AWAITING_INPUT and the next message starts afresh.
 type Runner struct {
 	Engine          *engine.Engine
 	Plan            *engine.Plan
 	Mock            bool
 	FailureResponse string
 	Observer        engine.Observer
-	Secrets         []string
 	lastRunID       int64
 }
 
-// Result is what one turn did.
+// Result is what one in-memory turn did.
 type Result struct {
 	Message  string
 	Runs     []*engine.Result
 	Messages []node.Message
 }
 
-// Send runs one turn: the message is in the transcript before the run starts,
-// so conversationHistory includes it (seed: "Every inbound message triggers a
-// brand-new run, starting at your workflow's start node").
+// Send runs one turn (seed: "Every inbound message triggers a brand-new run,
+// starting at your workflow's start node").
 func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
-	s.turns++
-	s.Transcript = append(s.Transcript, Entry{Role: "user", Text: text})
 	r.lastRunID++
-	res := r.Engine.Run(ctx, r.Plan, engine.Input{
-		RunID: r.lastRunID, Vars: Facts(s, text), Mock: r.Mock, Observer: r.Observer, Secrets: r.Secrets,
-	})
+	vars := facts(s.Session, s.Transcript, text)
+	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
+	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer})
 	msgs := res.Messages
 	if res.Status == engine.RunFailed {
 		reply := r.FailureResponse
@@ -74,31 +62,10 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 		msgs[len(msgs)-1].TurnComplete = true
 	}
 	for _, m := range msgs {
-		s.Transcript = append(s.Transcript, Entry{Role: "assistant", Text: m.Text})
+		s.Transcript = append(s.Transcript, store.Message{Role: "assistant", Text: m.Text})
 	}
 	if res.SessionEnded {
-		s.Ended = true
+		s.Status = store.SessionEnded
 	}
 	return Result{Message: text, Runs: []*engine.Result{res}, Messages: msgs}
-}
-
-// Facts builds a run's starting context from the turn facts (PLATFORM §3).
-// Nothing an earlier run computed is carried.
-func Facts(s *Session, text string) map[string]any {
-	history := make([]any, len(s.Transcript))
-	for i, e := range s.Transcript {
-		history[i] = map[string]any{"role": e.Role, "text": e.Text}
-	}
-	vars := make(map[string]any, 24)
-	vars["userMessage"] = text
-	vars["conversationHistory"] = history
-	vars["sessionId"] = s.ID
-	vars["tenantId"] = s.TenantID
-	vars["agentId"] = s.AgentID
-	vars["turnIndex"] = s.turns - 1
-	vars["clientExternalId"] = s.ClientExternalID
-	if s.Channel != "" {
-		vars["channel"] = s.Channel
-	}
-	return vars
 }

@@ -34,7 +34,8 @@ const echo = `{"nodes":[{"id":"s","type":"start"},{"id":"a","type":"response","c
 func TestTurnsAreFreshRuns(t *testing.T) {
 	t.Parallel()
 	r := runner(t, echo)
-	s := &turn.Session{ID: 7}
+	s := &turn.Session{}
+	s.ID = 7
 	for i, msg := range []string{"hi", "again"} {
 		res := r.Send(context.Background(), s, msg)
 		if len(res.Messages) != 2 || res.Messages[0].Text != "first "+msg || res.Messages[0].Mood != "calm" || res.Messages[0].TurnComplete {

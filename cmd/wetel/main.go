@@ -1,7 +1,8 @@
 // Command wetel runs conversational agents as workflow graphs.
 //
 //	wetel validate FILE [--json]
-//	wetel run FILE [--message TEXT]... [--workspace FILE] [--mock] [--allow-host HOST]...
+//	wetel run FILE [--message TEXT]... [--identity ID] [--db PATH] [--mock] ...
+//	wetel chat --graph FILE [--mock] [--db PATH]
 package main
 
 import (
@@ -22,20 +23,25 @@ Usage:
   wetel validate FILE [--json]
       Run the publish checks and the diagnostics on a graph file.
       Exits 1 when publishing would be refused.
-  wetel run FILE [--message TEXT]... [--workspace FILE] [--mock] [--allow-host HOST]...
+  wetel run FILE [--message TEXT]... [--identity ID] [--db PATH [--session N]]
+                 [--workspace FILE] [--mock] [--mock-response NODE=JSON]...
+                 [--mock-error NODE=CODE[:message]]... [--allow-host HOST]...
       Send each --message as one turn of one conversation and print the
-      runs, messages and node traces as JSON.
+      runs, messages and node traces as JSON. A question asked in one turn
+      is answered by the next; --db keeps the conversation between runs.
+  wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]
+      Converse with a graph in the terminal, one line a turn.
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run is main without the process: tests call it directly.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -45,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdValidate(args[1:], stdout, stderr)
 	case "run":
 		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "chat":
+		return cmdChat(ctx, args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

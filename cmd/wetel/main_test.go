@@ -18,12 +18,13 @@ type cliResult struct {
 func wetel(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut)
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
 	return cliResult{code, out.String(), errOut.String()}
 }
 
 type runDoc struct {
-	Turns []struct {
+	SessionID int64 `json:"sessionId"`
+	Turns     []struct {
 		Message string `json:"message"`
 		Runs    []struct {
 			ID               int64            `json:"id"`

@@ -11,39 +11,73 @@ import (
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/turn"
 	"github.com/wetel/wetel/workspace"
 )
 
 // runOutput is what `wetel run` prints: one entry per --message.
 type runOutput struct {
-	Turns []turnOutput `json:"turns"`
+	SessionID int64        `json:"sessionId"`
+	Turns     []turnOutput `json:"turns"`
 }
 
 type turnOutput struct {
-	Message  string         `json:"message"`
-	Runs     []runJSON      `json:"runs"`
-	Messages []node.Message `json:"messages"`
+	Message  string        `json:"message"`
+	Runs     []runJSON     `json:"runs"`
+	Messages []messageJSON `json:"messages"`
 }
 
 type runJSON struct {
-	ID               int64             `json:"id"`
-	Status           string            `json:"status"`
-	ResumedFromRunID *int64            `json:"resumedFromRunId"`
-	Error            string            `json:"error,omitempty"`
-	ErrorCode        string            `json:"errorCode,omitempty"`
-	NodeTrace        []engine.TraceRow `json:"nodeTrace"`
+	ID               int64           `json:"id"`
+	Status           string          `json:"status"`
+	ResumedFromRunID *int64          `json:"resumedFromRunId"`
+	Error            string          `json:"error,omitempty"`
+	ErrorCode        string          `json:"errorCode,omitempty"`
+	NodeTrace        json.RawMessage `json:"nodeTrace"`
+}
+
+type messageJSON struct {
+	Text         string `json:"text"`
+	Mood         string `json:"mood,omitempty"`
+	TurnComplete bool   `json:"turnComplete"`
+}
+
+// step is one --message or --identity, kept in command-line order so
+// `--message a --identity ann --message b` signs in before the second turn.
+type step struct {
+	identity *string
+	message  *string
+}
+
+type stepFlag struct {
+	steps    *[]step
+	identity bool
+}
+
+func (f stepFlag) String() string { return "" }
+func (f stepFlag) Set(v string) error {
+	if f.identity {
+		*f.steps = append(*f.steps, step{identity: &v})
+	} else {
+		*f.steps = append(*f.steps, step{message: &v})
+	}
+	return nil
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var messages, allow listFlag
-	fs.Var(&messages, "message", "a user message; repeat for more turns of the same conversation")
+	var steps []step
+	var allow listFlag
+	var mocks []mockOverride
+	fs.Var(stepFlag{steps: &steps}, "message", "a user message; repeat for more turns of the same conversation")
+	fs.Var(stepFlag{steps: &steps, identity: true}, "identity", "sign the session in as this identity for the turns after it (\"\" signs out)")
 	wsPath := fs.String("workspace", "", "a workspace file declaring custom actions and connectors")
 	mock := fs.Bool("mock", false, "run mockable nodes from their mockResponse / mockError")
+	dbPath := fs.String("db", "", "keep the conversation in this SQLite file between invocations")
+	sessionID := fs.Int64("session", 0, "with --db: continue this session instead of starting one")
 	fs.Var(&allow, "allow-host", "a host or CIDR outbound calls may reach although it is internal; repeatable")
-	var mocks []mockOverride
 	fs.Var(mockFlag{&mocks, parseMockResponse}, "mock-response", "NODE=JSON: the node's mockResponse for this run; repeatable")
 	fs.Var(mockFlag{&mocks, parseMockError}, "mock-error", "NODE=CODE[:message]: the node's mockError for this run; repeatable")
 	failureResponse := fs.String("failure-response", "", "what the user is told when a run fails (default \""+turn.DefaultFailureResponse+"\")")
@@ -52,7 +86,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: wetel run FILE [--message TEXT]... [--workspace FILE] [--mock] [--mock-response NODE=JSON]... [--mock-error NODE=CODE[:message]]... [--allow-host HOST]...")
+		fmt.Fprintln(stderr, "usage: wetel run FILE [--message TEXT]... [--identity ID] [--db PATH [--session N]] [--workspace FILE] [--mock] [--mock-response NODE=JSON]... [--mock-error NODE=CODE[:message]]... [--allow-host HOST]...")
+		return 2
+	}
+	if *sessionID != 0 && *dbPath == "" {
+		fmt.Fprintln(stderr, "wetel run: --session needs --db: a session lives in a store")
 		return 2
 	}
 	for _, h := range allow {
@@ -76,20 +114,25 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 2
 	}
-	plan, err := engine.Compile(g, node.Default)
-	if err != nil {
+	if _, err := engine.Compile(g, node.Default); err != nil {
 		fmt.Fprintf(stderr, "wetel run: %s: publishing would be refused:\n%v\n", pos[0], err)
 		return 1
 	}
-	eng, err := engine.New(engine.Options{})
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
-		return 2
+		return 1
 	}
-	if len(messages) == 0 {
-		messages = listFlag{""}
+	defer off.Close()
+	if !hasMessage(steps) {
+		empty := ""
+		steps = append(steps, step{message: &empty})
 	}
-	out := execTurns(ctx, &turn.Runner{Engine: eng, Plan: plan, Mock: *mock, FailureResponse: *failureResponse}, messages)
+	out, err := execSteps(ctx, off, steps)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel run: %v\n", err)
+		return 1
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -100,24 +143,57 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func execTurns(ctx context.Context, r *turn.Runner, messages []string) runOutput {
-	sess := &turn.Session{ID: 1, TenantID: 1, AgentID: 1}
-	out := runOutput{Turns: []turnOutput{}}
-	for _, m := range messages {
-		if sess.Ended {
+func hasMessage(steps []step) bool {
+	for _, s := range steps {
+		if s.message != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func execSteps(ctx context.Context, off *offline, steps []step) (runOutput, error) {
+	out := runOutput{SessionID: off.session.ID, Turns: []turnOutput{}}
+	for _, s := range steps {
+		if s.identity != nil {
+			if err := off.setIdentity(ctx, *s.identity); err != nil {
+				return out, err
+			}
+			continue
+		}
+		res, err := off.send(ctx, *s.message)
+		if err == turn.ErrSessionEnded {
 			break
 		}
-		res := r.Send(ctx, sess, m)
-		t := turnOutput{Message: m, Messages: res.Messages}
-		if t.Messages == nil {
-			t.Messages = []node.Message{}
+		if err != nil {
+			return out, err
 		}
-		for _, rr := range res.Runs {
-			t.Runs = append(t.Runs, runJSON{ID: rr.RunID, Status: rr.Status, Error: rr.Error, ErrorCode: rr.ErrorCode, NodeTrace: rr.NodeTrace})
-		}
-		out.Turns = append(out.Turns, t)
+		out.Turns = append(out.Turns, turnJSON(*s.message, res))
 	}
-	return out
+	return out, nil
+}
+
+func turnJSON(text string, res turn.TurnResult) turnOutput {
+	t := turnOutput{Message: text, Runs: []runJSON{}, Messages: []messageJSON{}}
+	for _, r := range res.Runs {
+		t.Runs = append(t.Runs, runRow(r))
+	}
+	for _, m := range res.Messages {
+		t.Messages = append(t.Messages, messageJSON{Text: m.Text, Mood: m.Mood, TurnComplete: m.TurnComplete})
+	}
+	return t
+}
+
+func runRow(r store.Run) runJSON {
+	j := runJSON{ID: r.ID, Status: r.Status, Error: r.Error, ErrorCode: r.ErrorCode, NodeTrace: r.NodeTrace}
+	if r.ResumedFromRunID != 0 {
+		id := r.ResumedFromRunID
+		j.ResumedFromRunID = &id
+	}
+	if len(j.NodeTrace) == 0 {
+		j.NodeTrace = json.RawMessage("[]")
+	}
+	return j
 }
 
 // checkAllowHost accepts a host name, an IP address or a CIDR.

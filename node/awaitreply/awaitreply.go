@@ -1,16 +1,28 @@
 // Package awaitreply is the await_reply node: it asks the user a question,
-// ends the turn, and continues from its answered/unanswered edge on the next
-// message. Pausing needs the session store, which is not part of this build
-// yet, so the node refuses to run here rather than pretend.
+// ends the turn, and continues from its answered/unanswered edge when the
+// next message on the session arrives (seed 000).
 package awaitreply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/node/response"
+	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/tmpl"
+)
+
+// Limits from seed 000.
+const (
+	DefaultExpiry = 24 * time.Hour
+	MaxExpiry     = 7 * 24 * time.Hour
+	// MaxSnapshotBytes caps the context carried across the pause: "capped at
+	// 256 KB serialized. A graph carrying more than that fails the node".
+	MaxSnapshotBytes = 256 << 10
 )
 
 func init() {
@@ -19,8 +31,12 @@ func init() {
 		Summary: "Asks the user a question, ends the turn, and continues from its successor when the next message arrives.",
 		Description: "Routing is by edge label: 'answered' (required on every await_reply node) and 'unanswered' " +
 			"(required, and only reachable, when matchMode is 'options'). In options mode the list is built from the " +
-			"array at optionsFrom (at most 20 options, labels cut to 80 characters) and exposed to promptTemplate as " +
-			"awaitReplyOptions for this one render.",
+			"array at optionsFrom (at most 20 options, labels cut to 80 characters), stored when the question is asked, " +
+			"and exposed to promptTemplate as awaitReplyOptions for this one render. A reply is matched in tiers: slot " +
+			"number, exact id, normalised label, unique whole token; each tier needs exactly one winner. saveAs holds " +
+			"the reply text (free_text, or unanswered) or the matched option {slot, id, label}. The wait expires after " +
+			"expiresAfterSeconds (default 24 hours, clamped to 7 days); an expired wait is never answered and the next " +
+			"message starts a fresh run.",
 		Routing:  node.RouteOutcome,
 		Outcomes: []string{"answered", "unanswered"},
 		Pauses:   true,
@@ -49,7 +65,97 @@ func check(cfg map[string]any) []node.FieldError {
 	return nil
 }
 
-func build(node.BuildInput) (node.Executor, error) {
-	err := node.Fatal(errors.New("await_reply needs a session store to pause the run and resume it on the next message, which this mode does not have"))
-	return node.ExecutorFunc(func(context.Context, *node.Exec) (node.Outcome, error) { return node.Outcome{}, err }), nil
+type config struct {
+	PromptTemplate      string   `json:"promptTemplate"`
+	SaveAs              string   `json:"saveAs"`
+	MatchMode           string   `json:"matchMode"`
+	OptionsFrom         string   `json:"optionsFrom"`
+	OptionIDField       string   `json:"optionIdField"`
+	OptionLabelField    string   `json:"optionLabelField"`
+	ExpiresAfterSeconds *float64 `json:"expiresAfterSeconds"`
+	Mood                string   `json:"mood"`
+}
+
+type executor struct {
+	cfg    config
+	prompt *tmpl.Template
+	expiry time.Duration
+}
+
+func build(b node.BuildInput) (node.Executor, error) {
+	e := &executor{expiry: DefaultExpiry}
+	if err := b.Decode(&e.cfg); err != nil {
+		return nil, err
+	}
+	if e.cfg.MatchMode == "" {
+		e.cfg.MatchMode = "free_text"
+	}
+	if s := e.cfg.ExpiresAfterSeconds; s != nil {
+		// Seed 000: "clamped to a hard ceiling of 7 days".
+		e.expiry = min(time.Duration(*s*float64(time.Second)), MaxExpiry)
+	}
+	var err error
+	e.prompt, err = tmpl.Parse(e.cfg.PromptTemplate)
+	return e, err
+}
+
+var errInsideSubAgent = errors.New("await_reply cannot run inside a sub_agent dispatch: the child session has no person to answer it; ask in the master workflow, before or after the dispatch")
+
+func (e *executor) Execute(_ context.Context, x *node.Exec) (node.Outcome, error) {
+	if x.Child {
+		return node.Outcome{}, errInsideSubAgent
+	}
+	var opts []reply.Option
+	var extra map[string]any
+	if e.cfg.MatchMode == "options" {
+		v, found := node.Lookup(x.Vars, e.cfg.OptionsFrom)
+		var err error
+		// Seed 000: a missing, non-array or empty optionsFrom fails the node.
+		if opts, err = reply.BuildOptions(e.cfg.OptionsFrom, v, found, e.cfg.OptionIDField, e.cfg.OptionLabelField); err != nil {
+			return node.Outcome{}, err
+		}
+		// awaitReplyOptions exists for this one render only.
+		extra = map[string]any{"awaitReplyOptions": reply.TemplateOptions(opts)}
+	}
+	snapshot, err := Snapshot(x.Vars)
+	if err != nil {
+		return node.Outcome{}, err
+	}
+	text, err := e.prompt.RenderWith(x.Vars, extra)
+	if err != nil {
+		return node.Outcome{}, err
+	}
+	x.Ask(text, e.cfg.Mood)
+	p := &node.Pause{SaveAs: e.cfg.SaveAs, MatchMode: e.cfg.MatchMode, Snapshot: snapshot}
+	now := time.Now()
+	if x.Clock != nil {
+		now = x.Clock.Now()
+	}
+	p.ExpiresAt = now.Add(e.expiry)
+	for _, o := range opts {
+		p.Options = append(p.Options, node.PauseOption{Slot: o.Slot, ID: o.ID, Label: o.Label})
+	}
+	return node.Outcome{Pause: p}, nil
+}
+
+// Snapshot serialises what a paused run carries: every variable except the
+// turn facts, which the resuming turn supplies fresh (seed 000: "Not carried
+// ... userMessage, conversationHistory, sessionId/tenantId/agentId, turn
+// counters, and the per-turn attachment/channel facts").
+func Snapshot(vars map[string]any) (json.RawMessage, error) {
+	carried := make(map[string]any, len(vars))
+	for k, v := range vars {
+		carried[k] = v
+	}
+	for _, f := range node.TurnFacts {
+		delete(carried, f)
+	}
+	b, err := json.Marshal(carried)
+	if err != nil {
+		return nil, fmt.Errorf("await_reply: the context cannot be saved: %w", err)
+	}
+	if len(b) > MaxSnapshotBytes {
+		return nil, fmt.Errorf("AwaitReplySnapshotTooLargeError: the context to carry across the pause is %d bytes, exceeding the maximum of %d (256 KB); drop large variables before the question, or ask before the extraction", len(b), MaxSnapshotBytes)
+	}
+	return b, nil
 }

@@ -161,8 +161,7 @@ func (a *assignment) compute(vars map[string]any) (any, error) {
 		return a.value.Render(vars)
 	case a.expr != nil:
 		v, err := a.expr.Eval(vars)
-		var missing *expression.MissingVariableError
-		if errors.As(err, &missing) && a.hasDefault {
+		if err != nil && a.hasDefault && isMissing(err) {
 			return a.def, nil
 		}
 		return v, err
@@ -176,4 +175,11 @@ func (a *assignment) compute(vars map[string]any) (any, error) {
 		}
 		return nil, &failure.Error{Code: failure.InvalidData, Message: fmt.Sprintf("variable %q is not set and the assignment has no default", a.from)}
 	}
+}
+
+// isMissing is kept apart so the errors.As target is allocated only when an
+// expression fails, not on every assignment.
+func isMissing(err error) bool {
+	var missing *expression.MissingVariableError
+	return errors.As(err, &missing)
 }

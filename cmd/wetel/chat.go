@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/turn"
+)
+
+// cmdChat converses in the terminal with a graph file, in process, on the
+// same code path as `wetel run`: each line typed is one turn.
+func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	graphPath := fs.String("graph", "", "the graph file to talk to")
+	mock := fs.Bool("mock", false, "run mockable nodes from their mockResponse / mockError")
+	dbPath := fs.String("db", "", "keep the conversation in this SQLite file")
+	sessionID := fs.Int64("session", 0, "with --db: continue this session")
+	identity := fs.String("identity", "", "sign the session in as this identity")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return 2
+	}
+	if *graphPath == "" {
+		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]")
+		return 2
+	}
+	g, err := loadGraph(*graphPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %s: %v\n", *graphPath, err)
+		return 1
+	}
+	if _, err := engine.Compile(g, node.Default); err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %s: publishing would be refused:\n%v\n", *graphPath, err)
+		return 1
+	}
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock})
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+		return 1
+	}
+	defer off.Close()
+	if *identity != "" {
+		if err := off.setIdentity(ctx, *identity); err != nil {
+			fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "Session %d. Type a message; an empty line or end of input quits.\n", off.session.ID)
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64<<10), 1<<20)
+	for {
+		fmt.Fprint(stdout, "> ")
+		if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
+			fmt.Fprintln(stdout)
+			return 0
+		}
+		res, err := off.send(ctx, in.Text())
+		if err == turn.ErrSessionEnded {
+			fmt.Fprintln(stdout, "(the conversation has ended)")
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+			return 1
+		}
+		for _, m := range res.Messages {
+			fmt.Fprintln(stdout, m.Text)
+		}
+		for _, r := range res.Runs {
+			if r.Status == "FAILED" {
+				fmt.Fprintf(stdout, "(run %d failed: %s)\n", r.ID, r.Error)
+			}
+		}
+		if off.session.Status == "ENDED" {
+			return 0
+		}
+	}
+}

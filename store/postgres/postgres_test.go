@@ -1,0 +1,164 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/store/postgres"
+	"github.com/wetel/wetel/store/storetest"
+)
+
+// databaseURL is the server the tests use, or "" to skip them.
+func databaseURL(tb testing.TB) string {
+	tb.Helper()
+	u := os.Getenv("WETEL_TEST_DATABASE_URL")
+	if u == "" {
+		tb.Skip("WETEL_TEST_DATABASE_URL is not set")
+	}
+	return u
+}
+
+// freshSchema creates a schema of its own, dropped when tb ends, and returns
+// base with search_path pointing at it: test packages running at once
+// against one database never see each other's rows.
+func freshSchema(tb testing.TB, base string) string {
+	tb.Helper()
+	ctx := context.Background()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "wetel_test_" + hex.EncodeToString(b[:])
+	c, err := pgx.Connect(ctx, base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		c, err := pgx.Connect(ctx, base)
+		if err != nil {
+			tb.Errorf("dropping schema %s: %v", schema, err)
+			return
+		}
+		defer c.Close(ctx)
+		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			tb.Errorf("dropping schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func openFresh(tb testing.TB) *postgres.Store {
+	tb.Helper()
+	s, err := postgres.Open(context.Background(), freshSchema(tb, databaseURL(tb)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	databaseURL(t)
+	storetest.Run(t, func(t *testing.T) store.Store { return openFresh(t) })
+}
+
+// TestOpenTwice opens one schema from many goroutines at once, as processes
+// starting together would: every Open succeeds, the advisory lock lets one
+// migrate, and the others find the schema ready.
+func TestOpenTwice(t *testing.T) {
+	u := freshSchema(t, databaseURL(t))
+	const n = 6
+	stores := make([]*postgres.Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = postgres.Open(context.Background(), u)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	ws, err := stores[0].CreateWorkspace(t.Context(), "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stores[n-1].Workspace(t.Context(), ws.ID); err != nil {
+		t.Errorf("a workspace written by one store is not read by another: %v", err)
+	}
+}
+
+func TestOpenRefusesBadPoolSize(t *testing.T) {
+	u := freshSchema(t, databaseURL(t)) + "&pool_max_conns=none"
+	if _, err := postgres.Open(context.Background(), u); err == nil {
+		t.Error("pool_max_conns=none was accepted")
+	}
+}
+
+// TestCloseReleases: after Close the store holds no server connection.
+func TestCloseReleases(t *testing.T) {
+	base := freshSchema(t, databaseURL(t))
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	app := "wetel_close_" + hex.EncodeToString(b[:])
+	s, err := postgres.Open(context.Background(), base+"&application_name="+app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 { // several connections at once
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.CreateWorkspace(t.Context(), "w"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(t.Context(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	// A backend leaves pg_stat_activity shortly after its client hangs up.
+	var n int
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		err := c.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if n != 0 {
+		t.Errorf("%d connections still open after Close", n)
+	}
+}

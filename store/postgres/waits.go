@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/store/internal/optcodec"
+)
+
+const waitCols = `id, workspace_id, session_id, run_id, node_id, save_as, match_mode,
+	options, identity, status, expires_at, created_at`
+
+// waitScan holds the destinations of waitCols.
+type waitScan struct {
+	w       store.Wait
+	opts    []byte
+	expires *time.Time
+}
+
+func (x *waitScan) dest() []any {
+	w := &x.w
+	return []any{&w.ID, &w.WorkspaceID, &w.SessionID, &w.RunID, &w.NodeID, &w.SaveAs,
+		&w.MatchMode, &x.opts, &w.Identity, &w.Status, &x.expires, &w.CreatedAt}
+}
+
+func (x *waitScan) wait() (store.Wait, error) {
+	w := x.w
+	opts, err := optcodec.Decode(x.opts)
+	if err != nil {
+		return store.Wait{}, err
+	}
+	w.Options, w.CreatedAt = opts, w.CreatedAt.UTC()
+	if x.expires != nil {
+		w.ExpiresAt = x.expires.UTC()
+	}
+	return w, nil
+}
+
+// OpenWait returns the session's OPEN wait and its snapshot. One found past
+// its expiry is closed as EXPIRED and reads as ErrNotFound.
+func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (store.Wait, json.RawMessage, error) {
+	var w store.Wait
+	var snap []byte
+	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		var x waitScan
+		err := c.QueryRow(ctx, `SELECT `+waitCols+`, snapshot FROM waits
+			WHERE session_id = $1 AND workspace_id = $2 AND status = 'OPEN'`, sessionID, ws).
+			Scan(append(x.dest(), &snap)...)
+		if err != nil {
+			return mapErr(err)
+		}
+		if w, err = x.wait(); err != nil {
+			return err
+		}
+		if w.ExpiresAt.IsZero() || now.Before(w.ExpiresAt) {
+			return nil
+		}
+		if _, err := c.Exec(ctx, `UPDATE waits SET status = 'EXPIRED'
+			WHERE id = $1 AND status = 'OPEN' AND expires_at <= $2`, w.ID, now); err != nil {
+			return fmt.Errorf("expiring wait %d: %w", w.ID, err)
+		}
+		return fmt.Errorf("wait %d expired: %w", w.ID, store.ErrNotFound)
+	})
+	if err != nil {
+		return store.Wait{}, nil, fmt.Errorf("reading open wait of session %d: %w", sessionID, err)
+	}
+	return w, rawJSON(snap), nil
+}
+
+// PendingWaits lists OPEN, unexpired waits in id order, without snapshots.
+func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]store.Wait, error) {
+	var out []store.Wait
+	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		var rows pgx.Rows
+		var err error
+		if sessionID == 0 {
+			rows, err = c.Query(ctx, `SELECT `+waitCols+` FROM waits
+				WHERE workspace_id = $1 AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > $2)
+				ORDER BY id`, ws, now)
+		} else {
+			rows, err = c.Query(ctx, `SELECT `+waitCols+` FROM waits
+				WHERE session_id = $1 AND workspace_id = $2 AND status = 'OPEN'
+				AND (expires_at IS NULL OR expires_at > $3)`, sessionID, ws, now)
+		}
+		if err != nil {
+			return err
+		}
+		var x waitScan
+		_, err = pgx.ForEachRow(rows, x.dest(), func() error {
+			w, err := x.wait()
+			out = append(out, w)
+			x = waitScan{}
+			return err
+		})
+		if err == nil && len(out) == 0 && sessionID != 0 {
+			err = sessionIn(ctx, c, ws, sessionID)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing pending waits: %w", err)
+	}
+	return out, nil
+}

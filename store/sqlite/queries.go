@@ -1,0 +1,160 @@
+package sqlite
+
+// query names one SQL statement; each connection prepares it once.
+type query int
+
+const (
+	qBegin query = iota
+	qCommit
+	qRollback
+	qMigrations
+	qRecordMigration
+
+	qInsWorkspace
+	qInsWorkflow
+	qUpdDraft
+	qPublishedOf
+	qVersionGraph
+	qInsVersion
+	qSetPublished
+	qInsAgent
+	qInsSession
+	qSetIdentity
+	qEndSession
+	qCancelWait
+	qSessionIn
+	qInsRun
+	qInsMessage
+	qAppendMessage
+	qFinishRun
+	qRunIn
+	qCloseWait
+	qWaitIn
+	qInsWait
+	qExpireWait
+	qSettledThrough
+	qRecoverRuns
+	qMarkSettled
+
+	qWorkspace
+	qWorkflow
+	qVersion
+	qAgent
+	qSession
+	qMessages
+	qRun
+	qRunsBySession
+	qOpenWait
+	qPendingWS
+	qPendingSession
+
+	numQueries
+)
+
+// Column lists, in the order the scan helpers read them.
+const (
+	workflowCols = `id, workspace_id, name, description, draft, published_version,
+		failure_response, notify_on_failure, created_at, updated_at`
+	agentCols   = `id, workspace_id, name, persona, default_model, workflow_id, created_at`
+	sessionCols = `id, workspace_id, agent_id, identity, status, client_external_id,
+		channel, created_at, ended_at`
+	messageCols = `id, workspace_id, session_id, role, text, mood, run_id, turn_complete, created_at`
+	runCols     = `id, workspace_id, session_id, workflow_id, version, status,
+		resumed_from_run_id, node_trace, error, error_code, started_at, finished_at`
+	waitCols = `id, workspace_id, session_id, run_id, node_id, save_as, match_mode,
+		options, identity, status, expires_at, created_at`
+)
+
+var queries = [numQueries]string{
+	// IMMEDIATE takes the write lock at once: a transaction never fails
+	// halfway with SQLITE_BUSY, it waits (busy timeout) before starting.
+	qBegin:    `BEGIN IMMEDIATE`,
+	qCommit:   `COMMIT`,
+	qRollback: `ROLLBACK`,
+
+	qMigrations:      `SELECT version FROM schema_migrations`,
+	qRecordMigration: `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+
+	qInsWorkspace: `INSERT INTO workspaces (name, created_at) VALUES (?, ?) RETURNING id`,
+	qInsWorkflow: `INSERT INTO workflows (workspace_id, name, description, draft,
+		published_version, failure_response, notify_on_failure, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id`,
+	qUpdDraft:     `UPDATE workflows SET draft = ?, updated_at = ? WHERE id = ? AND workspace_id = ?`,
+	qPublishedOf:  `SELECT published_version FROM workflows WHERE id = ? AND workspace_id = ?`,
+	qVersionGraph: `SELECT graph, published_at, published_by FROM workflow_versions WHERE workflow_id = ? AND number = ?`,
+	qInsVersion: `INSERT INTO workflow_versions (workflow_id, number, workspace_id, graph,
+		published_at, published_by) VALUES (?, ?, ?, ?, ?, ?)`,
+	qSetPublished: `UPDATE workflows SET published_version = ?, updated_at = ? WHERE id = ?`,
+	// The workflow, when given, must be the workspace's own.
+	qInsAgent: `INSERT INTO agents (workspace_id, name, persona, default_model, workflow_id, created_at)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6
+		WHERE ?5 IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = ?5 AND workspace_id = ?1)
+		RETURNING id`,
+	// The agent must be the workspace's own.
+	qInsSession: `INSERT INTO sessions (workspace_id, agent_id, identity, status,
+		client_external_id, channel, created_at)
+		SELECT ?1, ?2, ?3, 'OPEN', ?4, ?5, ?6
+		WHERE EXISTS (SELECT 1 FROM agents WHERE id = ?2 AND workspace_id = ?1)
+		RETURNING id`,
+	qSetIdentity: `UPDATE sessions SET identity = ?3 WHERE id = ?1 AND workspace_id = ?2 AND identity <> ?3`,
+	qEndSession: `UPDATE sessions SET status = 'ENDED', ended_at = ?3
+		WHERE id = ?1 AND workspace_id = ?2 AND status = 'OPEN'`,
+	qCancelWait: `UPDATE waits SET status = 'CANCELLED' WHERE session_id = ? AND status = 'OPEN'`,
+	qSessionIn:  `SELECT 1 FROM sessions WHERE id = ? AND workspace_id = ?`,
+	// The session, the workflow and the run resumed from must all be the
+	// workspace's own (the resumed run the same session's); when one is
+	// not, nothing is inserted and no row comes back.
+	qInsRun: `INSERT INTO runs (workspace_id, session_id, workflow_id, version, status,
+		resumed_from_run_id, node_trace, error, error_code, started_at)
+		SELECT ?1, ?2, ?3, ?4, 'RUNNING', ?5, ?6, '', '', ?7
+		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND workspace_id = ?1)
+		AND (?3 IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = ?3 AND workspace_id = ?1))
+		AND (?5 IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ?5 AND session_id = ?2))
+		RETURNING id`,
+	qInsMessage: `INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id,
+		turn_complete, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+	// A message outside a run: the session must be the workspace's own,
+	// and a run it names that session's.
+	qAppendMessage: `INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id,
+		turn_complete, created_at)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND workspace_id = ?1)
+		AND (?6 IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ?6 AND session_id = ?2))
+		RETURNING id`,
+	qFinishRun: `UPDATE runs SET status = ?, node_trace = ?, error = ?, error_code = ?, finished_at = ?
+		WHERE id = ? AND workspace_id = ? AND status = 'RUNNING' RETURNING session_id`,
+	qRunIn: `SELECT 1 FROM runs WHERE id = ? AND workspace_id = ?`,
+	qCloseWait: `UPDATE waits SET status = ?1
+		WHERE id = ?2 AND workspace_id = ?3 AND session_id = ?4 AND status = 'OPEN'`,
+	qWaitIn: `SELECT 1 FROM waits WHERE id = ? AND workspace_id = ? AND session_id = ?`,
+	qInsWait: `INSERT INTO waits (workspace_id, session_id, run_id, node_id, save_as, match_mode,
+		options, identity, status, expires_at, created_at, snapshot)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)`,
+	qExpireWait:     `UPDATE waits SET status = 'EXPIRED' WHERE id = ? AND status = 'OPEN' AND expires_at <= ?`,
+	qSettledThrough: `SELECT settled_through FROM run_recovery WHERE id = 1`,
+	qRecoverRuns: `UPDATE runs SET status = 'FAILED', error = ?, error_code = 'PROCESS_STOPPED',
+		finished_at = ? WHERE id > ? AND status = 'RUNNING'`,
+	qMarkSettled: `INSERT INTO run_recovery (id, settled_through)
+		VALUES (1, (SELECT coalesce(max(id), 0) FROM runs))
+		ON CONFLICT (id) DO UPDATE SET settled_through = excluded.settled_through`,
+
+	qWorkspace: `SELECT id, name, created_at FROM workspaces WHERE id = ?`,
+	qWorkflow:  `SELECT ` + workflowCols + ` FROM workflows WHERE id = ? AND workspace_id = ?`,
+	qVersion: `SELECT graph, published_at, published_by FROM workflow_versions
+		WHERE workflow_id = ? AND number = ? AND workspace_id = ?`,
+	qAgent:   `SELECT ` + agentCols + ` FROM agents WHERE id = ? AND workspace_id = ?`,
+	qSession: `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND workspace_id = ?`,
+	qMessages: `SELECT ` + messageCols + ` FROM messages
+		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,
+	qRun: `SELECT ` + runCols + ` FROM runs WHERE id = ? AND workspace_id = ?`,
+	qRunsBySession: `SELECT ` + runCols + ` FROM runs
+		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,
+	qOpenWait: `SELECT ` + waitCols + `, snapshot FROM waits
+		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN'`,
+	qPendingWS: `SELECT ` + waitCols + ` FROM waits INDEXED BY waits_open_session
+		WHERE workspace_id = ? AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)
+		ORDER BY id`,
+	qPendingSession: `SELECT ` + waitCols + ` FROM waits
+		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN'
+		AND (expires_at IS NULL OR expires_at > ?)`,
+}

@@ -1,0 +1,154 @@
+package storetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wetel/wetel/store"
+)
+
+// testOpenWaitRace has two turns of one session pause at the same moment,
+// 50 times: the database lets exactly one open its wait.
+func testOpenWaitRace(t *testing.T, e *env) {
+	s := e.shared
+	tn := newTenant(t, s)
+	for round := 0; round < 50; round++ {
+		sess := tn.session(t, "")
+		runs := [2]store.Run{}
+		runs[0], _ = tn.start(t, sess.ID, "a")
+		runs[1], _ = tn.start(t, sess.ID, "b")
+		var errs [2]error
+		var wg sync.WaitGroup
+		gate := make(chan struct{})
+		for i := range runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-gate
+				errs[i] = s.EndTurn(t.Context(), pauseEnd(runs[i], now().Add(time.Hour), nil))
+			}()
+		}
+		close(gate)
+		wg.Wait()
+		won := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case wantIs(err, store.ErrWaitExists):
+				got, gerr := s.Run(t.Context(), tn.ws, runs[i].ID)
+				must(t, gerr)
+				if got.Status != store.RunRunning {
+					t.Errorf("round %d: the losing run was written as %s", round, got.Status)
+				}
+			default:
+				t.Errorf("round %d: EndTurn: %v", round, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d of 2 racing pauses succeeded (%v), want exactly 1", round, won, errs)
+		}
+		pending, err := s.PendingWaits(t.Context(), tn.ws, sess.ID, now())
+		must(t, err)
+		if len(pending) != 1 {
+			t.Fatalf("round %d: %d open waits, want 1", round, len(pending))
+		}
+	}
+}
+
+func testOpenWait(t *testing.T, e *env) {
+	ctx := t.Context()
+	s := e.shared
+	tn := newTenant(t, s)
+	sess := tn.session(t, "zed")
+	_, _, err := s.OpenWait(ctx, tn.ws, sess.ID, now())
+	wantErr(t, "no wait yet", err, store.ErrNotFound)
+
+	// A free-text question with no expiry (the zero ExpiresAt).
+	r, _ := tn.start(t, sess.ID, "hi")
+	r.Status = store.RunAwaitingInput
+	snap := json.RawMessage(`{"big":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}`)
+	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r, Pause: &store.Pause{
+		Wait:     store.Wait{NodeID: "name", SaveAs: "name", MatchMode: "free_text", Identity: "zed"},
+		Snapshot: snap}}))
+	w, got, err := s.OpenWait(ctx, tn.ws, sess.ID, now().Add(100*365*24*time.Hour))
+	must(t, err)
+	if !bytes.Equal(got, snap) || w.Options != nil || !w.ExpiresAt.IsZero() || w.MatchMode != "free_text" {
+		t.Errorf("OpenWait = %s with a %d-byte snapshot", str(w), len(got))
+	}
+}
+
+func testOpenWaitExpires(t *testing.T, e *env) {
+	s := e.shared
+	tn := newTenant(t, s)
+	expires := now().Add(time.Hour)
+	for _, c := range []struct {
+		name    string
+		at      time.Time
+		expired bool
+	}{
+		{"a millisecond before", expires.Add(-time.Millisecond), false},
+		{"at expiry", expires, true},
+		{"after", expires.Add(time.Minute), true},
+	} {
+		ctx := t.Context()
+		sess := tn.session(t, "")
+		r, _ := tn.start(t, sess.ID, "hi")
+		tn.pause(t, r, expires)
+		_, _, err := s.OpenWait(ctx, tn.ws, sess.ID, c.at)
+		if !c.expired {
+			must(t, err)
+			continue
+		}
+		wantErr(t, c.name, err, store.ErrNotFound)
+		// It was closed, not just hidden: even at an earlier time it is
+		// gone, and the session may open a new wait.
+		_, _, err = s.OpenWait(ctx, tn.ws, sess.ID, expires.Add(-time.Hour))
+		wantErr(t, c.name+", asked again earlier", err, store.ErrNotFound)
+		r2, _ := tn.start(t, sess.ID, "again")
+		if err := s.EndTurn(ctx, pauseEnd(r2, expires.Add(time.Hour), nil)); err != nil {
+			t.Errorf("%s: pausing after expiry: %v", c.name, err)
+		}
+	}
+}
+
+func testPendingWaits(t *testing.T, e *env) {
+	ctx := t.Context()
+	s := e.shared
+	tn, other := newTenant(t, s), newTenant(t, s)
+	at := now()
+	pausedAt := func(tn *tenant, expires time.Time) (store.Session, store.Wait) {
+		sess := tn.session(t, "")
+		r, _ := tn.start(t, sess.ID, "hi")
+		tn.pause(t, r, expires)
+		w, _, err := s.OpenWait(ctx, tn.ws, sess.ID, at.Add(-time.Hour))
+		must(t, err)
+		return sess, w
+	}
+	s1, w1 := pausedAt(tn, at.Add(time.Hour))
+	_, w2 := pausedAt(tn, at.Add(2*time.Hour))
+	s3, _ := pausedAt(tn, at) // expired at `at`
+	s4 := tn.session(t, "")   // never asked
+	_, _ = pausedAt(other, at.Add(time.Hour))
+
+	for _, c := range []struct {
+		name    string
+		session int64
+		want    []store.Wait
+	}{
+		{"workspace", 0, []store.Wait{w1, w2}},
+		{"one session", s1.ID, []store.Wait{w1}},
+		{"expired session", s3.ID, nil},
+		{"session never asked", s4.ID, nil},
+	} {
+		got, err := s.PendingWaits(ctx, tn.ws, c.session, at)
+		must(t, err)
+		if (len(got) != 0 || len(c.want) != 0) && !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: PendingWaits = %s\nwant %s", c.name, str(got), str(c.want))
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package turn_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wetel/wetel/store"
+	_ "modernc.org/sqlite" // database/sql driver, for the checkpoint and file size
+)
+
+// BenchmarkAwaitResumeSQLite is the peers' W2: per op, a new session asks
+// (build options, await_reply, paused and persisted), then the reply
+// "architect" resumes it and the confirmation names "Solution Architect".
+// Durable: every turn is committed to SQLite (WAL, synchronous=NORMAL).
+func BenchmarkAwaitResumeSQLite(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
+	if err != nil {
+		b.Skipf("benchmark workloads not found: %v", err)
+	}
+	f := newFixture(b, string(data))
+	f.svc.Clock, f.svc.Engine = nil, mustEngine(b)
+	cycle := func() {
+		s := f.session(b)
+		f.send(b, s, "hello")
+		if res := f.send(b, s, "architect"); res.Messages[0].Text != "You chose Solution Architect." {
+			b.Fatalf("reply %+v", res.Messages)
+		}
+	}
+	cycle()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cycle()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
+}
+
+// BenchmarkPausedSessionBytes reports what one paused session costs on disk
+// (session, transcript, run with its trace, wait with options and snapshot),
+// measured as the peers do: 2000 sessions asked, a TRUNCATE checkpoint, the
+// file size divided by the sessions.
+func BenchmarkPausedSessionBytes(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
+	if err != nil {
+		b.Skipf("benchmark workloads not found: %v", err)
+	}
+	const sessions = 2000
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		f := newFixtureAt(b, string(data), filepath.Join(dir, "w.db"))
+		f.svc.Engine = mustEngine(b)
+		f.svc.Clock = nil
+		for j := 0; j < sessions; j++ {
+			if res := f.send(b, f.session(b), "hello"); res.Runs[0].Status != store.RunAwaitingInput {
+				b.Fatalf("run %+v", res.Runs[0])
+			}
+		}
+		f.st.Close()
+		db, err := sql.Open("sqlite", filepath.Join(dir, "w.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
+		fi, err := os.Stat(filepath.Join(dir, "w.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(fi.Size())/sessions, "bytes/session")
+	}
+}

@@ -1,0 +1,223 @@
+package turn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/reply"
+	"github.com/wetel/wetel/store"
+)
+
+// resumption is how this turn continues an open wait, if it does.
+type resumption struct {
+	wait    store.Wait
+	vars    map[string]any
+	entry   []string
+	err     error // the stranded-wait error: the resume fails with it
+	closeAs string
+}
+
+func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}) (TurnResult, error) {
+	sess, err := s.Store.Session(ctx, ws, sessionID)
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("session %d: %w", sessionID, err)
+	}
+	if sess.Status == store.SessionEnded {
+		return TurnResult{}, ErrSessionEnded
+	}
+	agent, err := s.Store.Agent(ctx, ws, sess.AgentID)
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("agent %d: %w", sess.AgentID, err)
+	}
+	wf, err := s.Store.Workflow(ctx, ws, agent.WorkflowID)
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("workflow of agent %d: %w", agent.ID, err)
+	}
+	user := store.Message{WorkspaceID: ws, SessionID: sessionID, Role: "user", Text: text}
+	if wf.PublishedVersion == 0 {
+		// Seed: an unpublished workflow "will not run for any session —
+		// there's no error, it simply never executes". The message is kept.
+		m, err := s.Store.AppendMessage(ctx, user)
+		return TurnResult{UserMessage: m}, err
+	}
+	plan, err := s.plan(ctx, ws, wf)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	history, err := s.Store.Messages(ctx, ws, sessionID)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	now := s.now().Now()
+	res, err := s.resumption(ctx, ws, sess, plan, text, now)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: store.RunRunning, StartedAt: now}
+	if res != nil && res.closeAs == store.WaitAnswered {
+		run.ResumedFromRunID = res.wait.RunID
+	}
+	run, user, err = s.Store.StartTurn(ctx, store.TurnStart{Message: user, Run: run})
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("accepting the message: %w", err)
+	}
+	vars := facts(sess, history, text)
+	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop}
+	if s.Observer != nil {
+		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(sessionID, e) })
+	}
+	var result *engine.Result
+	if res != nil && res.closeAs == store.WaitAnswered {
+		// Seed 000: "{ ...snapshot, ...freshTurnFacts, [saveAs]: answer }".
+		for k, v := range vars {
+			res.vars[k] = v
+		}
+		vars, in.Entry = res.vars, res.entry
+	}
+	in.Vars = vars
+	if res != nil && res.err != nil {
+		result = &engine.Result{RunID: run.ID, Status: engine.RunFailed, ErrorCode: engine.ErrorRouting, Error: res.err.Error(), StartedAt: now, FinishedAt: now}
+	} else {
+		result = s.Engine.Run(ctx, plan, in)
+	}
+	return s.finish(ctx, sess, wf, run, user, res, result)
+}
+
+// resumption decides whether this message answers the session's open wait.
+func (s *Service) resumption(ctx context.Context, ws int64, sess store.Session, plan *engine.Plan, text string, now time.Time) (*resumption, error) {
+	wait, snap, err := s.Store.OpenWait(ctx, ws, sess.ID, now)
+	if errors.Is(err, store.ErrNotFound) {
+		// No wait, or it expired: a fresh run, and nothing said about it.
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the open question: %w", err)
+	}
+	if wait.Identity != sess.Identity {
+		// Seed 000: "Identity changes cancel the wait ... the reply starts a fresh run".
+		return &resumption{wait: wait, closeAs: store.WaitCancelled}, nil
+	}
+	r := &resumption{wait: wait, closeAs: store.WaitAnswered, vars: map[string]any{}}
+	if err := json.Unmarshal(snap, &r.vars); err != nil || r.vars == nil {
+		r.vars = map[string]any{}
+	}
+	label, answer := "answered", any(text)
+	if wait.MatchMode == "options" {
+		opts := make([]reply.Option, len(wait.Options))
+		for i, o := range wait.Options {
+			opts[i] = reply.Option{Slot: o.Slot, ID: o.ID, Label: o.Label}
+		}
+		// Matching reads only the stored list, never the live context.
+		if o, _, ok := reply.Match(text, opts); ok {
+			answer = o.Map()
+		} else {
+			label = "unanswered"
+		}
+	}
+	r.vars[wait.SaveAs] = answer
+	r.entry, r.err = plan.ResumeTargets(wait.NodeID, label)
+	return r, nil
+}
+
+// finish writes the turn's end in one transaction. A pause that cannot be
+// saved fails the run (and never takes a failure edge).
+func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workflow, run store.Run, user store.Message, res *resumption, result *engine.Result) (TurnResult, error) {
+	end := store.TurnEnd{EndSession: result.SessionEnded}
+	if res != nil {
+		end.CloseWait = &store.WaitClose{WaitID: res.wait.ID, Status: res.closeAs}
+		if res.err != nil {
+			end.CloseWait.Status = store.WaitCancelled
+		}
+	}
+	if result.Pause != nil {
+		end.Pause = s.pause(sess, run, result)
+	}
+	end.Run, end.Messages = s.closeRun(sess, wf, run, result, nil)
+	err := s.Store.EndTurn(ctx, end)
+	if errors.Is(err, store.ErrWaitExists) {
+		failed := fmt.Errorf("saving the await_reply pause of node %q: %w", result.PausedAt, err)
+		end.Pause = nil
+		end.Run, end.Messages = s.closeRun(sess, wf, run, result, failed)
+		err = s.Store.EndTurn(ctx, end)
+	}
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("ending the turn of run %d: %w", run.ID, err)
+	}
+	return TurnResult{UserMessage: user, Runs: []store.Run{end.Run}, Messages: end.Messages}, nil
+}
+
+func (s *Service) pause(sess store.Session, run store.Run, result *engine.Result) *store.Pause {
+	p := result.Pause
+	w := store.Wait{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, RunID: run.ID, NodeID: result.PausedAt, SaveAs: p.SaveAs,
+		MatchMode: p.MatchMode, Identity: sess.Identity, Status: store.WaitOpen, ExpiresAt: p.ExpiresAt}
+	for _, o := range p.Options {
+		w.Options = append(w.Options, store.Option{Slot: o.Slot, ID: o.ID, Label: o.Label})
+	}
+	return &store.Pause{Wait: w, Snapshot: p.Snapshot}
+}
+
+// closeRun shapes the run row and what the user is told. failed, when set,
+// overrides the engine's outcome (a pause that could not be saved).
+func (s *Service) closeRun(sess store.Session, wf store.Workflow, run store.Run, result *engine.Result, failed error) (store.Run, []store.Message) {
+	finished := result.FinishedAt
+	run.Status, run.Error, run.ErrorCode, run.FinishedAt = result.Status, result.Error, result.ErrorCode, &finished
+	run.NodeTrace = traceJSON(result.NodeTrace)
+	msgs := result.Messages
+	if failed != nil {
+		run.Status, run.Error, run.ErrorCode = store.RunFailed, failed.Error(), "PAUSE_NOT_SAVED"
+		msgs = nil
+	}
+	if run.Status == store.RunFailed {
+		reply := wf.FailureResponse
+		if reply == "" {
+			reply = DefaultFailureResponse
+		}
+		msgs = append(msgs[:len(msgs):len(msgs)], node.Message{Text: reply})
+	}
+	out := make([]store.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = store.Message{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Role: "assistant", Text: m.Text, Mood: m.Mood,
+			RunID: run.ID, TurnComplete: m.TurnComplete, CreatedAt: finished}
+	}
+	if len(out) > 0 {
+		// PLATFORM §4: turnComplete is true on the last message of a turn.
+		out[len(out)-1].TurnComplete = true
+	}
+	return run, out
+}
+
+// facts are the turn facts a run's context starts from (PLATFORM §3).
+func facts(sess store.Session, history []store.Message, text string) map[string]any {
+	h := make([]any, 0, len(history)+1)
+	for _, m := range history {
+		h = append(h, map[string]any{"role": m.Role, "text": m.Text})
+	}
+	h = append(h, map[string]any{"role": "user", "text": text})
+	vars := make(map[string]any, 24)
+	vars["userMessage"] = text
+	vars["conversationHistory"] = h
+	vars["sessionId"] = sess.ID
+	vars["tenantId"] = sess.WorkspaceID
+	vars["agentId"] = sess.AgentID
+	vars["turnIndex"] = countUser(history)
+	vars["clientExternalId"] = sess.ClientExternalID
+	if sess.Channel != "" {
+		vars["channel"] = sess.Channel
+	}
+	return vars
+}
+
+func countUser(history []store.Message) int {
+	n := 0
+	for _, m := range history {
+		if m.Role == "user" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,157 @@
+package turn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/wetel/wetel/clock"
+	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/graph"
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/store"
+)
+
+// ErrSessionEnded is returned for a message sent to an ended session.
+var ErrSessionEnded = errors.New("the session has ended")
+
+// Service runs the turns of stored sessions: each inbound message is written
+// to the transcript before its run starts, turns of one session never run at
+// the same time, and a newer message interrupts a running turn.
+type Service struct {
+	Store    store.Store
+	Engine   *engine.Engine
+	Registry *node.Registry
+	Clock    clock.Clock
+	Mock     bool
+	// Observer, when set, receives every run's events with its session.
+	Observer func(sessionID int64, e engine.Event)
+
+	mu       sync.Mutex
+	plans    map[planKey]*engine.Plan
+	sessions map[int64]*sessionTurns
+}
+
+type planKey struct {
+	workflowID int64
+	version    int
+}
+
+// sessionTurns serializes one session's turns. interrupt belongs to the turn
+// now running; a newer message closes it before queueing for the lock.
+type sessionTurns struct {
+	turn      sync.Mutex
+	mu        sync.Mutex
+	interrupt chan struct{}
+	users     int
+}
+
+// TurnResult is what one message caused.
+type TurnResult struct {
+	UserMessage store.Message
+	Runs        []store.Run
+	Messages    []store.Message
+}
+
+// Send runs one turn of a session.
+func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (TurnResult, error) {
+	st := s.acquire(sessionID)
+	defer s.release(sessionID, st)
+	// PLATFORM §3: the running turn stops before its next dispatch.
+	st.mu.Lock()
+	if st.interrupt != nil {
+		close(st.interrupt)
+		st.interrupt = nil
+	}
+	st.mu.Unlock()
+	st.turn.Lock()
+	defer st.turn.Unlock()
+	stop := make(chan struct{})
+	st.mu.Lock()
+	st.interrupt = stop
+	st.mu.Unlock()
+	defer func() {
+		st.mu.Lock()
+		if st.interrupt == stop {
+			st.interrupt = nil
+		}
+		st.mu.Unlock()
+	}()
+	return s.turn(ctx, ws, sessionID, text, stop)
+}
+
+func (s *Service) acquire(id int64) *sessionTurns {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions == nil {
+		s.sessions = map[int64]*sessionTurns{}
+	}
+	st := s.sessions[id]
+	if st == nil {
+		st = &sessionTurns{}
+		s.sessions[id] = st
+	}
+	st.users++
+	return st
+}
+
+func (s *Service) release(id int64, st *sessionTurns) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.users--; st.users == 0 {
+		delete(s.sessions, id)
+	}
+}
+
+// plan compiles a published version once and keeps it.
+func (s *Service) plan(ctx context.Context, ws int64, wf store.Workflow) (*engine.Plan, error) {
+	key := planKey{wf.ID, wf.PublishedVersion}
+	s.mu.Lock()
+	p := s.plans[key]
+	s.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	v, err := s.Store.WorkflowVersion(ctx, ws, wf.ID, wf.PublishedVersion)
+	if err != nil {
+		return nil, fmt.Errorf("loading workflow %d version %d: %w", wf.ID, wf.PublishedVersion, err)
+	}
+	g, err := graph.Decode(v.Graph)
+	if err != nil {
+		return nil, fmt.Errorf("workflow %d version %d: %w", wf.ID, wf.PublishedVersion, err)
+	}
+	reg := s.Registry
+	if reg == nil {
+		reg = node.Default
+	}
+	if p, err = engine.Compile(g, reg); err != nil {
+		return nil, fmt.Errorf("workflow %d version %d: %w", wf.ID, wf.PublishedVersion, err)
+	}
+	s.mu.Lock()
+	if s.plans == nil {
+		s.plans = map[planKey]*engine.Plan{}
+	}
+	s.plans[key] = p
+	s.mu.Unlock()
+	return p, nil
+}
+
+func (s *Service) now() clock.Clock {
+	if s.Clock == nil {
+		return clock.Real{}
+	}
+	return s.Clock
+}
+
+func traceJSON(rows []engine.TraceRow) json.RawMessage {
+	if len(rows) == 0 {
+		return json.RawMessage("[]")
+	}
+	b, err := json.Marshal(rows)
+	if err != nil {
+		return json.RawMessage("[]")
+	}
+	return b
+}
