@@ -62,3 +62,17 @@ func BenchmarkBoundedRetryTurn(b *testing.B) {
 	benchTurns(b, "bounded-retry.json", "file my claim",
 		"I couldn't reach our claims system after a few tries. I've flagged this for a colleague, who will follow up by email today.", 8)
 }
+
+// BenchmarkLinear10Engine is the same turn without the turn layer: the run
+// alone, from a prepared context, to separate engine cost from turn facts.
+func BenchmarkLinear10Engine(b *testing.B) {
+	eng, _ := engine.New(engine.Options{})
+	p := workload(b, "linear-10.json")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res := eng.Run(context.Background(), p, engine.Input{Vars: map[string]any{"userMessage": "hello"}})
+		if res.Executions != 11 {
+			b.Fatal(res.Status)
+		}
+	}
+}
