@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/store/postgres"
+	"github.com/wetel/wetel/store/postgres/pgtest"
 	_ "modernc.org/sqlite" // database/sql driver, for the checkpoint and file size
 )
 
@@ -16,11 +18,27 @@ import (
 // "architect" resumes it and the confirmation names "Solution Architect".
 // Durable: every turn is committed to SQLite (WAL, synchronous=NORMAL).
 func BenchmarkAwaitResumeSQLite(b *testing.B) {
+	benchAwaitResume(b, newFixture(b, awaitResume(b)))
+}
+
+// BenchmarkAwaitResumePostgres is W2 on PostgreSQL (WETEL_TEST_DATABASE_URL).
+func BenchmarkAwaitResumePostgres(b *testing.B) {
+	st, err := postgres.Open(context.Background(), pgtest.URL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchAwaitResume(b, newFixtureOn(b, awaitResume(b), st))
+}
+
+func awaitResume(b *testing.B) string {
 	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
 	if err != nil {
 		b.Skipf("benchmark workloads not found: %v", err)
 	}
-	f := newFixture(b, string(data))
+	return string(data)
+}
+
+func benchAwaitResume(b *testing.B, f *fixture) {
 	f.svc.Clock, f.svc.Engine = nil, mustEngine(b)
 	cycle := func() {
 		s := f.session(b)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -47,6 +48,11 @@ func newFixtureAt(t testing.TB, graph, path string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newFixtureOn(t, graph, st)
+}
+
+func newFixtureOn(t testing.TB, graph string, st store.Store) *fixture {
+	t.Helper()
 	t.Cleanup(func() { st.Close() })
 	ctx := context.Background()
 	ws, err := st.CreateWorkspace(ctx, "t")
@@ -122,6 +128,23 @@ func TestResumeSeedsSnapshotFactsAndAnswer(t *testing.T) {
 	}
 	if p, _ := f.st.PendingWaits(context.Background(), f.ws, s.ID, f.clock.Now()); len(p) != 0 {
 		t.Fatalf("the answered wait is still pending: %+v", p)
+	}
+}
+
+// In free_text mode every reply is the answer, saved as text.
+func TestFreeTextResume(t *testing.T) {
+	t.Parallel()
+	g := `{"nodes":[{"id":"s","type":"start"},{"id":"q","type":"await_reply","config":{"promptTemplate":"Your order number?","saveAs":"orderNo"}},
+{"id":"r","type":"response","config":{"messageTemplate":"Looking up {{orderNo}} for session {{sessionId}}"}}],
+"edges":[{"id":"e1","source":"s","target":"q"},{"id":"e2","source":"q","target":"r","label":"answered"}]}`
+	f := newFixture(t, g)
+	s := f.session(t)
+	if res := f.send(t, s, "hi"); res.Messages[0].Text != "Your order number?" || !res.Messages[0].TurnComplete {
+		t.Fatalf("question %+v", res.Messages)
+	}
+	res := f.send(t, s, "ORD-48213")
+	if want := fmt.Sprintf("Looking up ORD-48213 for session %d", s.ID); res.Messages[0].Text != want {
+		t.Fatalf("reply %q, want %q", res.Messages[0].Text, want)
 	}
 }
 
