@@ -68,13 +68,19 @@ func compile(src string) (_ *Program, err error) {
 		msg, _, _ := strings.Cut(err.Error(), "\n")
 		return nil, newError(src, msg, err)
 	}
-	return &Program{
+	p := &Program{
 		source:   src,
 		program:  prog,
 		vars:     an.variables(),
 		required: an.required(),
 		metered:  an.heavy,
-	}, nil
+	}
+	// Rewritten trees call metered functions, which the fast path leaves
+	// to the VM; the optimised tree is what the VM runs, constants folded.
+	if fast := fastPath(tree.Node); fast != nil && !an.rewrite() {
+		p.fast = fast.requiring(p.required)
+	}
+	return p, nil
 }
 
 // newConfig builds a fresh configuration per compilation because expr's

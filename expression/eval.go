@@ -35,15 +35,34 @@ import (
 // Eval never panics; failures, including exceeding MemoryBudget,
 // MaxIterations, MaxBuiltBytes or BuildBudget, come back as errors quoting
 // the source.
-func (p *Program) Eval(vars map[string]any) (out any, err error) {
+func (p *Program) Eval(vars map[string]any) (any, error) {
+	return p.eval(vars, true)
+}
+
+// eval is Eval, with the fast path optional so that tests can compare it
+// with the VM.
+func (p *Program) eval(vars map[string]any, fast bool) (any, error) {
 	if p == nil || p.program == nil {
 		return nil, errors.New("expression: Eval called on a nil Program")
+	}
+	if fast && p.fast != nil {
+		// Success proves every variable is set, so the presence check
+		// comes after, saving a second lookup of each; failure, missing
+		// variables included, goes on as if there were no fast path.
+		if out, ok := p.fast.eval(vars); ok {
+			return out, nil
+		}
 	}
 	for _, name := range p.required {
 		if _, ok := vars[name]; !ok {
 			return nil, &MissingVariableError{Name: name, Source: p.source}
 		}
 	}
+	return p.run(vars)
+}
+
+// run evaluates the program on expr's VM.
+func (p *Program) run(vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, newError(p.source, fmt.Sprint(r), nil)

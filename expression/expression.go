@@ -73,9 +73,10 @@ const BuildBudget = 16 << 20
 type Program struct {
 	source   string
 	program  *vm.Program
-	vars     []string // every root identifier read, sorted
-	required []string // the subset that must be set at Eval time
-	metered  bool     // has closures or let, so needs a per-evaluation meter
+	vars     []string  // every root identifier read, sorted
+	required []string  // the subset that must be set at Eval time
+	metered  bool      // has closures or let, so needs a per-evaluation meter
+	fast     *fastNode // evaluates simple programs without the VM; may be nil
 }
 
 // Source returns the source the program was compiled from.

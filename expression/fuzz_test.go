@@ -9,7 +9,7 @@ import (
 
 // FuzzCompileEval feeds arbitrary sources through Compile, Eval and
 // EvalBool against a fixed context: nothing may panic, hang, or break the
-// documented invariants.
+// documented invariants, and the fast path must agree with the VM.
 func FuzzCompileEval(f *testing.F) {
 	for _, src := range []string{
 		"v7 + 1",
@@ -55,6 +55,9 @@ func FuzzCompileEval(f *testing.F) {
 		}
 		if vs := p.Variables(); !slices.IsSorted(vs) || len(slices.Compact(slices.Clone(vs))) != len(vs) {
 			t.Fatalf("Variables() = %q, not sorted and unique", vs)
+		}
+		if err := agree(p, vars); err != nil {
+			t.Fatal(err)
 		}
 		out, err := p.Eval(vars)
 		if _, berr := p.EvalBool(vars); err == nil && berr == nil {
