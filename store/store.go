@@ -151,8 +151,10 @@ type Wait struct {
 	Options     []Option // exactly what was offered, fixed when asked
 	// Identity is the session's signed-in identity when the question was
 	// asked; a reply under another identity cancels the wait.
-	Identity  string
-	Status    string
+	Identity string
+	Status   string
+	// ExpiresAt is when the question lapses; the zero value means it
+	// never expires.
 	ExpiresAt time.Time
 	CreatedAt time.Time
 }
@@ -161,6 +163,20 @@ type Wait struct {
 // resumes with. The context is readable only through OpenWait, never listed.
 type Pause struct {
 	Wait     Wait
+	Snapshot json.RawMessage
+}
+
+// TurnState is what a turn reads before it starts: the session, the
+// workflow its agent runs, the transcript so far, and the open wait.
+type TurnState struct {
+	Session  Session
+	Agent    Agent
+	Workflow Workflow // Draft may be left empty: a turn never needs it
+	History  []Message
+	// Wait is the session's OPEN wait when it has one; HasWait says so.
+	// A wait past its expiresAt at now is closed as EXPIRED and not returned.
+	Wait     Wait
+	HasWait  bool
 	Snapshot json.RawMessage
 }
 
@@ -228,6 +244,12 @@ type Store interface {
 	// its expiresAt at now is closed as EXPIRED here (expiry is enforced at
 	// read time) and ErrNotFound returned.
 	OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (Wait, json.RawMessage, error)
+	// TurnState reads everything a turn needs before it starts, in one
+	// transaction (one round trip where the driver can): the session of
+	// ws (ErrNotFound when it is not ws's), its agent, the agent's workflow
+	// (zero when the agent has none), the transcript in id order, and the
+	// open wait with its snapshot, expired as OpenWait does.
+	TurnState(ctx context.Context, ws, sessionID int64, now time.Time) (TurnState, error)
 	// PendingWaits lists OPEN, unexpired waits: one session's, or the whole
 	// workspace's when sessionID is 0. Snapshots are never included.
 	PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]Wait, error)

@@ -21,6 +21,11 @@ func BenchmarkTurn(b *testing.B) {
 	storetest.BenchTurns(b, openBench(b), true)
 }
 
+// BenchmarkWholeTurn is a turn's store calls: TurnState, StartTurn, EndTurn.
+func BenchmarkWholeTurn(b *testing.B) {
+	storetest.BenchWholeTurns(b, openBench(b))
+}
+
 // BenchmarkPausedSessionBytes stores 2000 paused conversations of typical
 // size and reports what each adds to the schema's tables and indexes,
 // compacted (VACUUM FULL) so dead row versions left by the turns' updates

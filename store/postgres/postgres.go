@@ -11,11 +11,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/wetel/wetel/store"
 )
@@ -27,13 +26,14 @@ const defaultMaxConns = 8
 // Store is a store.Store on a PostgreSQL database. It is safe for
 // concurrent use.
 type Store struct {
-	p *pool
+	p *pgxpool.Pool
 }
 
 // Open connects to the database at url and migrates its schema to the
 // newest version. Settings the server knows, such as search_path, may be
-// given as URL parameters and apply to every connection; pool_max_conns
-// sets the pool size (default 8).
+// given as URL parameters and apply to every connection; pgxpool's
+// pool_ parameters tune the pool, and pool_max_conns sets its size
+// (default 8).
 func Open(ctx context.Context, url string) (*Store, error) {
 	s, err := open(ctx, url)
 	if err != nil {
@@ -43,58 +43,48 @@ func Open(ctx context.Context, url string) (*Store, error) {
 }
 
 func open(ctx context.Context, rawURL string) (*Store, error) {
-	rawURL, max, err := poolSize(rawURL)
+	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := pgx.ParseConfig(rawURL)
+	// ParseConfig takes the pool_ parameters out of the connection
+	// settings, so whether the URL sized the pool is asked of a plain parse.
+	plain, err := pgconn.ParseConfig(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{p: newPool(cfg, max)}
+	if _, set := plain.RuntimeParams["pool_max_conns"]; !set {
+		cfg.MaxConns = defaultMaxConns
+	}
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{p: p}
 	if err := s.with(ctx, applyMigrations); err != nil {
-		s.p.close()
+		p.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// poolSize takes pool_max_conns out of the URL: pgx would send it to the
-// server as a setting.
-func poolSize(rawURL string) (string, int, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return rawURL, defaultMaxConns, nil // a key=value DSN: pgx parses it
-	}
-	q := u.Query()
-	v := q.Get("pool_max_conns")
-	if v == "" {
-		return rawURL, defaultMaxConns, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return "", 0, fmt.Errorf("pool_max_conns %q: want a positive number", v)
-	}
-	q.Del("pool_max_conns")
-	u.RawQuery = q.Encode()
-	return u.String(), n, nil
-}
-
 // Close waits for calls in progress and closes every connection. Closing
 // twice is harmless.
 func (s *Store) Close() error {
-	s.p.close()
+	s.p.Close()
 	return nil
 }
 
-// with runs fn on a pooled connection.
+// with runs fn on a pooled connection. The pool closes, rather than
+// reuses, a connection that fn broke or left inside a transaction; each
+// connection keeps the statements pgx prepared on it.
 func (s *Store) with(ctx context.Context, fn func(context.Context, *pgx.Conn) error) error {
-	c, err := s.p.get(ctx)
+	c, err := s.p.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.p.put(c)
-	return fn(ctx, c)
+	defer c.Release()
+	return fn(ctx, c.Conn())
 }
 
 // inTx runs fn in a transaction, committing only when fn returns nil.

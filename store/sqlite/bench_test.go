@@ -77,3 +77,8 @@ func openBench(b *testing.B, opts sqlite.Options) *sqlite.Store {
 func BenchmarkTurnParallel(b *testing.B) {
 	storetest.BenchTurnsParallel(b, openBench(b, sqlite.Options{}), 8)
 }
+
+// BenchmarkWholeTurn is a turn's store calls: TurnState, StartTurn, EndTurn.
+func BenchmarkWholeTurn(b *testing.B) {
+	storetest.BenchWholeTurns(b, openBench(b, sqlite.Options{}))
+}

@@ -61,6 +61,27 @@ func (c *conn) exec(q query, args ...any) (int64, error) {
 	return res.RowsAffected()
 }
 
+// insert runs q, an INSERT, and returns the new row's id; errNoRow when
+// it inserted nothing (an INSERT ... SELECT whose condition failed). It
+// costs less than RETURNING, which buffers the result in a temporary table.
+func (c *conn) insert(q query, args ...any) (int64, error) {
+	st, err := c.stmt(q)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.(driver.StmtExecContext).ExecContext(bg, named(args))
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if err == nil {
+			err = errNoRow
+		}
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
 // script runs SQL that may hold several statements, unprepared.
 func (c *conn) script(sql string) error {
 	_, err := c.dc.(driver.ExecerContext).ExecContext(bg, sql, nil)

@@ -5,6 +5,7 @@ type query int
 
 const (
 	qBegin query = iota
+	qBeginRead
 	qCommit
 	qRollback
 	qMigrations
@@ -47,6 +48,7 @@ const (
 	qOpenWait
 	qPendingWS
 	qPendingSession
+	qTurnHead
 
 	numQueries
 )
@@ -68,9 +70,11 @@ const (
 var queries = [numQueries]string{
 	// IMMEDIATE takes the write lock at once: a transaction never fails
 	// halfway with SQLITE_BUSY, it waits (busy timeout) before starting.
-	qBegin:    `BEGIN IMMEDIATE`,
-	qCommit:   `COMMIT`,
-	qRollback: `ROLLBACK`,
+	qBegin: `BEGIN IMMEDIATE`,
+	// A read transaction: its statements see one snapshot.
+	qBeginRead: `BEGIN`,
+	qCommit:    `COMMIT`,
+	qRollback:  `ROLLBACK`,
 
 	qMigrations:      `SELECT version FROM schema_migrations`,
 	qRecordMigration: `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
@@ -109,10 +113,9 @@ var queries = [numQueries]string{
 		SELECT ?1, ?2, ?3, ?4, 'RUNNING', ?5, ?6, '', '', ?7
 		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND workspace_id = ?1)
 		AND (?3 IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = ?3 AND workspace_id = ?1))
-		AND (?5 IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ?5 AND session_id = ?2))
-		RETURNING id`,
+		AND (?5 IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ?5 AND session_id = ?2))`,
 	qInsMessage: `INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id,
-		turn_complete, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		turn_complete, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 	// A message outside a run: the session must be the workspace's own,
 	// and a run it names that session's.
 	qAppendMessage: `INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id,
@@ -157,4 +160,19 @@ var queries = [numQueries]string{
 	qPendingSession: `SELECT ` + waitCols + ` FROM waits
 		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN'
 		AND (expires_at IS NULL OR expires_at > ?)`,
+	// TurnState's session, agent, workflow (NULLs when the agent has none;
+	// never the draft) and open wait with its snapshot (NULLs when none),
+	// in one row.
+	qTurnHead: `SELECT s.id, s.workspace_id, s.agent_id, s.identity, s.status,
+		s.client_external_id, s.channel, s.created_at, s.ended_at,
+		a.id, a.workspace_id, a.name, a.persona, a.default_model, a.workflow_id, a.created_at,
+		f.id, f.workspace_id, f.name, f.description, f.published_version,
+		f.failure_response, f.notify_on_failure, f.created_at, f.updated_at,
+		w.id, w.workspace_id, w.session_id, w.run_id, w.node_id, w.save_as, w.match_mode,
+		w.options, w.identity, w.status, w.expires_at, w.created_at, w.snapshot
+		FROM sessions s
+		JOIN agents a ON a.id = s.agent_id
+		LEFT JOIN workflows f ON f.id = a.workflow_id
+		LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN'
+		WHERE s.id = ? AND s.workspace_id = ?`,
 }

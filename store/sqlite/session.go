@@ -2,11 +2,26 @@ package sqlite
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"time"
 
 	"github.com/wetel/wetel/store"
 )
+
+// scanSession reads sessionCols.
+func scanSession(v []driver.Value) store.Session {
+	return store.Session{ID: i64(v[0]), WorkspaceID: i64(v[1]), AgentID: i64(v[2]),
+		Identity: text(v[3]), Status: text(v[4]), ClientExternalID: text(v[5]),
+		Channel: text(v[6]), CreatedAt: msTime(v[7]), EndedAt: msTimePtr(v[8])}
+}
+
+// scanMessage reads messageCols.
+func scanMessage(v []driver.Value) store.Message {
+	return store.Message{ID: i64(v[0]), WorkspaceID: i64(v[1]), SessionID: i64(v[2]),
+		Role: text(v[3]), Text: text(v[4]), Mood: text(v[5]), RunID: i64(v[6]),
+		TurnComplete: i64(v[7]) != 0, CreatedAt: msTime(v[8])}
+}
 
 // CreateSession inserts ss OPEN; its agent must be the workspace's own.
 func (s *Store) CreateSession(ctx context.Context, ss store.Session) (store.Session, error) {
@@ -32,9 +47,7 @@ func (s *Store) Session(ctx context.Context, ws, id int64) (store.Session, error
 		if err != nil {
 			return err
 		}
-		ss = store.Session{ID: i64(v[0]), WorkspaceID: i64(v[1]), AgentID: i64(v[2]),
-			Identity: text(v[3]), Status: text(v[4]), ClientExternalID: text(v[5]),
-			Channel: text(v[6]), CreatedAt: msTime(v[7]), EndedAt: msTimePtr(v[8])}
+		ss = scanSession(v)
 		return nil
 	})
 	if err != nil {
@@ -128,10 +141,7 @@ func (s *Store) Messages(ctx context.Context, ws, sessionID int64) ([]store.Mess
 				}
 				return err
 			}
-			v := r.vals
-			out = append(out, store.Message{ID: i64(v[0]), WorkspaceID: i64(v[1]), SessionID: i64(v[2]),
-				Role: text(v[3]), Text: text(v[4]), Mood: text(v[5]), RunID: i64(v[6]),
-				TurnComplete: i64(v[7]) != 0, CreatedAt: msTime(v[8])})
+			out = append(out, scanMessage(r.vals))
 		}
 	})
 	if err != nil {

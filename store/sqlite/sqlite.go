@@ -82,7 +82,8 @@ func open(path string, opts Options) (*Store, error) {
 	// file another process is creating waits rather than fails.
 	busyPragma := "busy_timeout(" + strconv.FormatInt(busy.Milliseconds(), 10) + ")"
 	wq := url.Values{"_pragma": {busyPragma}}
-	setup := `PRAGMA journal_mode = WAL; PRAGMA synchronous = ` + syncMode + `; PRAGMA foreign_keys = 1`
+	setup := `PRAGMA journal_mode = WAL; PRAGMA synchronous = ` + syncMode + `; PRAGMA foreign_keys = 1;` +
+		writerPragmas
 	w, err := openWriter(path+"?"+wq.Encode(), setup, busy)
 	if err != nil {
 		return nil, fmt.Errorf("opening the writer: %w", err)
@@ -106,6 +107,17 @@ func open(path string, opts Options) (*Store, error) {
 	}
 	return &Store{w: newPool([]*conn{w}), r: newPool(rs)}, nil
 }
+
+// writerPragmas tune the writer, the only connection that commits.
+//
+// A commit that takes the WAL past wal_autocheckpoint pages copies them
+// into the database file and syncs both, which at the default of 1000
+// pages (about 80 turns) was some 7% of a turn's CPU time; at 4000 it runs
+// a quarter as often, and copies fewer pages per turn since the turns in
+// between rewrite many of the same pages. The WAL then grows to about 16 MB between
+// checkpoints; journal_size_limit trims a WAL a long reader let grow past
+// that back to 32 MB. Neither changes what a crash can lose.
+const writerPragmas = `PRAGMA wal_autocheckpoint = 4000; PRAGMA journal_size_limit = 33554432`
 
 // openWriter opens the write connection, retrying while another process
 // holds the lock. Switching a new file to WAL needs an exclusive lock, and
@@ -182,4 +194,24 @@ func (s *Store) read(ctx context.Context, fn func(*conn) error) error {
 	}
 	defer s.r.put(c)
 	return fn(c)
+}
+
+// readTx runs fn in one read transaction, so that its statements see one
+// snapshot, on the writer when it is idle, else on a reader.
+func (s *Store) readTx(ctx context.Context, fn func(*conn) error) error {
+	return s.read(ctx, func(c *conn) error {
+		if _, err := c.exec(qBeginRead); err != nil {
+			return fmt.Errorf("beginning a read: %w", err)
+		}
+		err := fn(c)
+		if _, cerr := c.exec(qCommit); cerr != nil {
+			// COMMIT ends a read transaction whatever fn did; if it did
+			// not, ROLLBACK does.
+			_, _ = c.exec(qRollback)
+			if err == nil {
+				err = fmt.Errorf("ending a read: %w", cerr)
+			}
+		}
+		return err
+	})
 }

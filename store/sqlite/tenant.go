@@ -172,14 +172,19 @@ func (s *Store) Agent(ctx context.Context, ws, id int64) (store.Agent, error) {
 		if err != nil {
 			return err
 		}
-		a = store.Agent{ID: i64(v[0]), WorkspaceID: i64(v[1]), Name: text(v[2]), Persona: text(v[3]),
-			DefaultModel: text(v[4]), WorkflowID: i64(v[5]), CreatedAt: msTime(v[6])}
+		a = scanAgent(v)
 		return nil
 	})
 	if err != nil {
 		return store.Agent{}, fmt.Errorf("reading agent %d: %w", id, mapErr(err))
 	}
 	return a, nil
+}
+
+// scanAgent reads agentCols.
+func scanAgent(v []driver.Value) store.Agent {
+	return store.Agent{ID: i64(v[0]), WorkspaceID: i64(v[1]), Name: text(v[2]), Persona: text(v[3]),
+		DefaultModel: text(v[4]), WorkflowID: i64(v[5]), CreatedAt: msTime(v[6])}
 }
 
 // v0 is a returned row's first value, or nil when there is no row.

@@ -22,20 +22,16 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	r.StartedAt = fromMs(msOrNow(r.StartedAt))
 	m.CreatedAt = fromMs(msOrNow(m.CreatedAt))
 	err := s.write(ctx, func(c *conn) error {
-		v, err := c.row(qInsRun, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
+		var err error
+		r.ID, err = c.insert(qInsRun, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), ms(r.StartedAt))
 		if err != nil {
 			return mapErr(err)
 		}
-		r.ID = i64(v[0])
 		m.RunID = r.ID
-		v, err = c.row(qInsMessage, m.WorkspaceID, m.SessionID, m.Role, m.Text, m.Mood, m.RunID,
+		m.ID, err = c.insert(qInsMessage, m.WorkspaceID, m.SessionID, m.Role, m.Text, m.Mood, m.RunID,
 			m.TurnComplete, ms(m.CreatedAt))
-		if err != nil {
-			return err
-		}
-		m.ID = i64(v[0])
-		return nil
+		return err
 	})
 	if err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn in session %d: %w", r.SessionID, err)
@@ -77,7 +73,7 @@ func endTurn(c *conn, t *store.TurnEnd) error {
 		if err := check.EndMessage(m, r.ID, session); err != nil {
 			return err
 		}
-		if _, err := c.row(qInsMessage, ws, session, m.Role, m.Text, m.Mood, r.ID,
+		if _, err := c.insert(qInsMessage, ws, session, m.Role, m.Text, m.Mood, r.ID,
 			m.TurnComplete, msOrNow(m.CreatedAt)); err != nil {
 			return err
 		}

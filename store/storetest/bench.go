@@ -49,19 +49,25 @@ func benchSnapshot(session int64) json.RawMessage {
 // workspace ws: a session, the user's message, a run that replied once and
 // asked a five-option question.
 func SeedPausedSession(ctx context.Context, s store.Store, ws, agent, workflow int64, i int) error {
+	_, err := seedPaused(ctx, s, ws, agent, workflow, i)
+	return err
+}
+
+// seedPaused is SeedPausedSession, returning the session.
+func seedPaused(ctx context.Context, s store.Store, ws, agent, workflow int64, i int) (store.Session, error) {
 	sess, err := s.CreateSession(ctx, store.Session{WorkspaceID: ws, AgentID: agent,
 		Identity: fmt.Sprintf("customer-%06d", i), ClientExternalID: fmt.Sprintf("c-%06d", i), Channel: "web"})
 	if err != nil {
-		return err
+		return store.Session{}, err
 	}
 	r, _, err := s.StartTurn(ctx, store.TurnStart{
 		Message: store.Message{Role: "user", Text: benchUser},
 		Run:     store.Run{WorkspaceID: ws, SessionID: sess.ID, WorkflowID: workflow, Version: 1},
 	})
 	if err != nil {
-		return err
+		return store.Session{}, err
 	}
-	return s.EndTurn(ctx, benchPause(r, sess, nil))
+	return sess, s.EndTurn(ctx, benchPause(r, sess, nil))
 }
 
 func benchPause(r store.Run, sess store.Session, closeWait *store.WaitClose) store.TurnEnd {
@@ -201,4 +207,64 @@ func BenchTurnsParallel(b *testing.B, s store.Store, p int) {
 			}
 		}
 	})
+}
+
+// BenchWholeTurns measures a turn's store calls as a turn makes them: one
+// TurnState read, StartTurn, then EndTurn answering the wait it read and
+// asking again. Conversations have a typical length: after turnsPerConv
+// turns one is replaced by a new paused session (outside the timer), so the
+// transcripts read stay 2 to 2+2×turnsPerConv messages long however many
+// ops run.
+func BenchWholeTurns(b *testing.B, s store.Store) {
+	const sessions, turnsPerConv = 64, 10
+	ctx := context.Background()
+	ws, agent, workflow := BenchTenant(b, s)
+	type conv struct {
+		session int64
+		turns   int
+	}
+	seeded := 0
+	seed := func() conv {
+		b.Helper()
+		sess, err := seedPaused(ctx, s, ws, agent, workflow, seeded)
+		if err != nil {
+			b.Fatal(err)
+		}
+		seeded++
+		return conv{session: sess.ID}
+	}
+	convs := make([]conv, sessions)
+	for i := range convs {
+		convs[i] = seed()
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c := &convs[i%sessions]
+		if c.turns == turnsPerConv {
+			b.StopTimer()
+			*c = seed()
+			b.StartTimer()
+		}
+		c.turns++
+		st, err := s.TurnState(ctx, ws, c.session, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !st.HasWait || st.Workflow.ID != workflow || len(st.History) != 2*c.turns {
+			b.Fatalf("TurnState: open wait %v, workflow %d, %d messages at turn %d",
+				st.HasWait, st.Workflow.ID, len(st.History), c.turns)
+		}
+		r, _, err := s.StartTurn(ctx, store.TurnStart{
+			Message: store.Message{Role: "user", Text: benchUser},
+			Run: store.Run{WorkspaceID: ws, SessionID: c.session, WorkflowID: st.Workflow.ID,
+				Version: 1, ResumedFromRunID: st.Wait.RunID},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		end := benchPause(r, st.Session, &store.WaitClose{WaitID: st.Wait.ID, Status: store.WaitAnswered})
+		if err := s.EndTurn(ctx, end); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -92,6 +92,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		{"Run", func(ctx context.Context) error { _, err := s.Run(ctx, b.ws, r1.ID); return err }},
 		{"RunsBySession", func(ctx context.Context) error { _, err := s.RunsBySession(ctx, b.ws, sess.ID); return err }},
 		{"OpenWait", func(ctx context.Context) error { _, _, err := s.OpenWait(ctx, b.ws, sess.ID, nowT); return err }},
+		{"TurnState", func(ctx context.Context) error { _, err := s.TurnState(ctx, b.ws, sess.ID, nowT); return err }},
 		{"PendingWaits", func(ctx context.Context) error {
 			_, err := s.PendingWaits(ctx, b.ws, sess.ID, nowT)
 			return err

@@ -1,0 +1,87 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver, to build a version-1 file
+
+	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/store/sqlite"
+)
+
+// TestUpgradeFromV1 opens a file made by the first schema, with a paused
+// conversation in it: the later migrations keep every row readable and
+// the rules (one open wait per session) in force.
+func TestUpgradeFromV1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	v1, err := os.ReadFile(filepath.Join("migrations", "0001_init.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+			applied_at INTEGER NOT NULL) STRICT`,
+		string(v1),
+		`INSERT INTO schema_migrations VALUES (1, '0001_init.sql', 0)`,
+		`INSERT INTO workspaces VALUES (1, 'w', 1000)`,
+		`INSERT INTO workflows VALUES (1, 1, 'f', '', NULL, 1, '', 'NONE', 1000, 1000)`,
+		`INSERT INTO workflow_versions VALUES (1, 1, 1, '{}', 1000, 'me')`,
+		`INSERT INTO agents VALUES (1, 1, 'a', '', '', 1, 1000)`,
+		`INSERT INTO sessions VALUES (1, 1, 1, 'ann', 'OPEN', '', 'web', 1000, NULL)`,
+		`INSERT INTO runs VALUES (1, 1, 1, 1, 1, 'AWAITING_INPUT', NULL, '[]', '', '', 2000, 2001)`,
+		`INSERT INTO messages VALUES (1, 1, 1, 'user', 'hi', '', 1, 0, 2000)`,
+		`INSERT INTO messages VALUES (2, 1, 1, 'assistant', 'Which?', '', 1, 1, 2001)`,
+		`INSERT INTO waits VALUES (1, 1, 1, 1, 'ask', 'x', 'free_text', NULL, 'ann', 'OPEN', NULL, 2001, '{"a":1}')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := sqlite.Open(path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	versions, err := sqlite.AppliedMigrations(t.Context(), s)
+	if err != nil || len(versions) < 2 {
+		t.Fatalf("migrations %v, %v", versions, err)
+	}
+	st, err := s.TurnState(t.Context(), 1, 1, time.UnixMilli(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Session.Identity != "ann" || st.Workflow.PublishedVersion != 1 || len(st.History) != 2 ||
+		st.History[1].Text != "Which?" || !st.HasWait || st.Wait.ID != 1 || string(st.Snapshot) != `{"a":1}` {
+		t.Errorf("after upgrading: %+v", st)
+	}
+	runs, err := s.RunsBySession(t.Context(), 1, 1)
+	if err != nil || len(runs) != 1 || runs[0].Status != store.RunAwaitingInput {
+		t.Errorf("runs after upgrading: %+v, %v", runs, err)
+	}
+	r, _, err := s.StartTurn(t.Context(), store.TurnStart{
+		Message: store.Message{Role: "user", Text: "again"},
+		Run:     store.Run{WorkspaceID: 1, SessionID: 1, WorkflowID: 1, Version: 1, ResumedFromRunID: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Status = store.RunAwaitingInput
+	err = s.EndTurn(t.Context(), store.TurnEnd{Run: r, Pause: &store.Pause{
+		Wait: store.Wait{NodeID: "ask", SaveAs: "y", MatchMode: "free_text"}}})
+	if !errors.Is(err, store.ErrWaitExists) {
+		t.Errorf("a second open wait after upgrading: %v, want ErrWaitExists", err)
+	}
+}
