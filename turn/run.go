@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
@@ -23,20 +22,15 @@ type resumption struct {
 }
 
 func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}) (TurnResult, error) {
-	sess, err := s.Store.Session(ctx, ws, sessionID)
+	now := s.now().Now()
+	// One read for everything the turn needs before it starts.
+	state, err := s.Store.TurnState(ctx, ws, sessionID, now)
 	if err != nil {
 		return TurnResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
+	sess, wf, history := state.Session, state.Workflow, state.History
 	if sess.Status == store.SessionEnded {
 		return TurnResult{}, ErrSessionEnded
-	}
-	agent, err := s.Store.Agent(ctx, ws, sess.AgentID)
-	if err != nil {
-		return TurnResult{}, fmt.Errorf("agent %d: %w", sess.AgentID, err)
-	}
-	wf, err := s.Store.Workflow(ctx, ws, agent.WorkflowID)
-	if err != nil {
-		return TurnResult{}, fmt.Errorf("workflow of agent %d: %w", agent.ID, err)
 	}
 	user := store.Message{WorkspaceID: ws, SessionID: sessionID, Role: "user", Text: text}
 	if wf.PublishedVersion == 0 {
@@ -49,15 +43,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, err
 	}
-	history, err := s.Store.Messages(ctx, ws, sessionID)
-	if err != nil {
-		return TurnResult{}, err
-	}
-	now := s.now().Now()
-	res, err := s.resumption(ctx, ws, sess, plan, text, now)
-	if err != nil {
-		return TurnResult{}, err
-	}
+	res := s.resumption(state, plan, text)
 	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: store.RunRunning, StartedAt: now}
 	if res != nil && res.closeAs == store.WaitAnswered {
 		run.ResumedFromRunID = res.wait.RunID
@@ -89,18 +75,16 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 }
 
 // resumption decides whether this message answers the session's open wait.
-func (s *Service) resumption(ctx context.Context, ws int64, sess store.Session, plan *engine.Plan, text string, now time.Time) (*resumption, error) {
-	wait, snap, err := s.Store.OpenWait(ctx, ws, sess.ID, now)
-	if errors.Is(err, store.ErrNotFound) {
-		// No wait, or it expired: a fresh run, and nothing said about it.
-		return nil, nil
+// An expired wait was already closed by the read: no wait, a fresh run, and
+// nothing said about it.
+func (s *Service) resumption(state store.TurnState, plan *engine.Plan, text string) *resumption {
+	if !state.HasWait {
+		return nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the open question: %w", err)
-	}
-	if wait.Identity != sess.Identity {
+	wait, snap := state.Wait, state.Snapshot
+	if wait.Identity != state.Session.Identity {
 		// Seed 000: "Identity changes cancel the wait ... the reply starts a fresh run".
-		return &resumption{wait: wait, closeAs: store.WaitCancelled}, nil
+		return &resumption{wait: wait, closeAs: store.WaitCancelled}
 	}
 	r := &resumption{wait: wait, closeAs: store.WaitAnswered, vars: map[string]any{}}
 	if err := json.Unmarshal(snap, &r.vars); err != nil || r.vars == nil {
@@ -121,7 +105,7 @@ func (s *Service) resumption(ctx context.Context, ws int64, sess store.Session, 
 	}
 	r.vars[wait.SaveAs] = answer
 	r.entry, r.err = plan.ResumeTargets(wait.NodeID, label)
-	return r, nil
+	return r
 }
 
 // finish writes the turn's end in one transaction. A pause that cannot be
