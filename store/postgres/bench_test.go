@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"github.com/wetel/wetel/store/postgres/pgtest"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -34,7 +35,7 @@ func BenchmarkPausedSessionBytes(b *testing.B) {
 	const sessions = 2000
 	ctx := context.Background()
 	for b.Loop() {
-		u := freshSchema(b, databaseURL(b))
+		u := pgtest.URL(b)
 		s, err := postgres.Open(ctx, u)
 		if err != nil {
 			b.Fatal(err)

@@ -4,70 +4,20 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/url"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/postgres"
+	"github.com/wetel/wetel/store/postgres/pgtest"
 	"github.com/wetel/wetel/store/storetest"
 )
 
-// databaseURL is the server the tests use, or "" to skip them.
-func databaseURL(tb testing.TB) string {
-	tb.Helper()
-	u := os.Getenv("WETEL_TEST_DATABASE_URL")
-	if u == "" {
-		tb.Skip("WETEL_TEST_DATABASE_URL is not set")
-	}
-	return u
-}
-
-// freshSchema creates a schema of its own, dropped when tb ends, and returns
-// base with search_path pointing at it: test packages running at once
-// against one database never see each other's rows.
-func freshSchema(tb testing.TB, base string) string {
-	tb.Helper()
-	ctx := context.Background()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "wetel_test_" + hex.EncodeToString(b[:])
-	c, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		c, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func openFresh(tb testing.TB) *postgres.Store {
 	tb.Helper()
-	s, err := postgres.Open(context.Background(), freshSchema(tb, databaseURL(tb)))
+	s, err := postgres.Open(context.Background(), pgtest.URL(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -75,7 +25,7 @@ func openFresh(tb testing.TB) *postgres.Store {
 }
 
 func TestConformance(t *testing.T) {
-	databaseURL(t)
+	pgtest.URL(t)
 	storetest.Run(t, func(t *testing.T) store.Store { return openFresh(t) })
 }
 
@@ -83,7 +33,7 @@ func TestConformance(t *testing.T) {
 // starting together would: every Open succeeds, the advisory lock lets one
 // migrate, and the others find the schema ready.
 func TestOpenTwice(t *testing.T) {
-	u := freshSchema(t, databaseURL(t))
+	u := pgtest.URL(t)
 	const n = 6
 	stores := make([]*postgres.Store, n)
 	errs := make([]error, n)
@@ -112,7 +62,7 @@ func TestOpenTwice(t *testing.T) {
 }
 
 func TestOpenRefusesBadPoolSize(t *testing.T) {
-	u := freshSchema(t, databaseURL(t)) + "&pool_max_conns=none"
+	u := pgtest.URL(t) + "&pool_max_conns=none"
 	if _, err := postgres.Open(context.Background(), u); err == nil {
 		t.Error("pool_max_conns=none was accepted")
 	}
@@ -120,7 +70,7 @@ func TestOpenRefusesBadPoolSize(t *testing.T) {
 
 // TestCloseReleases: after Close the store holds no server connection.
 func TestCloseReleases(t *testing.T) {
-	base := freshSchema(t, databaseURL(t))
+	base := pgtest.URL(t)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	app := "wetel_close_" + hex.EncodeToString(b[:])
