@@ -37,24 +37,7 @@ func (s *Store) Run(ctx context.Context, ws, id int64) (store.Run, error) {
 // RunsBySession lists a session's runs in id order; ErrNotFound when the
 // session is not ws's.
 func (s *Store) RunsBySession(ctx context.Context, ws, sessionID int64) ([]store.Run, error) {
-	var out []store.Run
-	err := s.read(ctx, func(c *conn) error {
-		r, err := c.query(qRunsBySession, sessionID, ws)
-		if err != nil {
-			return err
-		}
-		defer r.close()
-		for {
-			ok, err := r.next()
-			if err != nil || !ok {
-				if err == nil && len(out) == 0 {
-					err = sessionIn(c, ws, sessionID)
-				}
-				return err
-			}
-			out = append(out, scanRun(r.vals))
-		}
-	})
+	out, err := listOfSession(ctx, s, qRunsBySession, ws, sessionID, scanRun)
 	if err != nil {
 		return nil, fmt.Errorf("listing runs of session %d: %w", sessionID, err)
 	}

@@ -126,9 +126,20 @@ func (s *Store) AppendMessage(ctx context.Context, m store.Message) (store.Messa
 // Messages lists the session's transcript in id order; ErrNotFound when the
 // session is not ws's.
 func (s *Store) Messages(ctx context.Context, ws, sessionID int64) ([]store.Message, error) {
-	var out []store.Message
+	out, err := listOfSession(ctx, s, qMessages, ws, sessionID, scanMessage)
+	if err != nil {
+		return nil, fmt.Errorf("listing messages of session %d: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// listOfSession reads a session's rows of one kind; an empty result is
+// ErrNotFound when the session is not ws's, so another workspace's id never
+// reads as an empty list.
+func listOfSession[T any](ctx context.Context, s *Store, q query, ws, sessionID int64, scan func([]driver.Value) T) ([]T, error) {
+	var out []T
 	err := s.read(ctx, func(c *conn) error {
-		r, err := c.query(qMessages, sessionID, ws)
+		r, err := c.query(q, sessionID, ws)
 		if err != nil {
 			return err
 		}
@@ -141,11 +152,8 @@ func (s *Store) Messages(ctx context.Context, ws, sessionID int64) ([]store.Mess
 				}
 				return err
 			}
-			out = append(out, scanMessage(r.vals))
+			out = append(out, scan(r.vals))
 		}
 	})
-	if err != nil {
-		return nil, fmt.Errorf("listing messages of session %d: %w", sessionID, err)
-	}
-	return out, nil
+	return out, err
 }
