@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/wetel/wetel/engine"
-	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/store"
 )
@@ -156,21 +155,11 @@ func (s *Service) closeRun(sess store.Session, wf store.Workflow, run store.Run,
 		run.Status, run.Error, run.ErrorCode = store.RunFailed, failed.Error(), "PAUSE_NOT_SAVED"
 		msgs = nil
 	}
-	if run.Status == store.RunFailed {
-		reply := wf.FailureResponse
-		if reply == "" {
-			reply = DefaultFailureResponse
-		}
-		msgs = append(msgs[:len(msgs):len(msgs)], node.Message{Text: reply})
-	}
+	msgs = replies(msgs, run.Status == store.RunFailed, wf.FailureResponse)
 	out := make([]store.Message, len(msgs))
 	for i, m := range msgs {
 		out[i] = store.Message{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Role: "assistant", Text: m.Text, Mood: m.Mood,
 			RunID: run.ID, TurnComplete: m.TurnComplete, CreatedAt: finished}
-	}
-	if len(out) > 0 {
-		// PLATFORM §4: turnComplete is true on the last message of a turn.
-		out[len(out)-1].TurnComplete = true
 	}
 	return run, out
 }

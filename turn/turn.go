@@ -49,18 +49,7 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 	vars := facts(s.Session, s.Transcript, text)
 	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
 	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer})
-	msgs := res.Messages
-	if res.Status == engine.RunFailed {
-		reply := r.FailureResponse
-		if reply == "" {
-			reply = DefaultFailureResponse
-		}
-		msgs = append(msgs, node.Message{Text: reply})
-	}
-	if len(msgs) > 0 {
-		// PLATFORM §4: turnComplete is true on the last message of a turn.
-		msgs[len(msgs)-1].TurnComplete = true
-	}
+	msgs := replies(res.Messages, res.Status == engine.RunFailed, r.FailureResponse)
 	for _, m := range msgs {
 		s.Transcript = append(s.Transcript, store.Message{Role: "assistant", Text: m.Text})
 	}
@@ -68,4 +57,22 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 		s.Status = store.SessionEnded
 	}
 	return Result{Message: text, Runs: []*engine.Result{res}, Messages: msgs}
+}
+
+// replies is what the user is told at the end of a turn: what the run said,
+// then, when it failed, the workflow's failureResponse or the standard reply,
+// with turnComplete on the last message (PLATFORM §4). The failure reply is
+// appended to a copy, so said's backing array never gains an element.
+func replies(said []node.Message, failed bool, failureResponse string) []node.Message {
+	out := said
+	if failed {
+		if failureResponse == "" {
+			failureResponse = DefaultFailureResponse
+		}
+		out = append(said[:len(said):len(said)], node.Message{Text: failureResponse})
+	}
+	if len(out) > 0 {
+		out[len(out)-1].TurnComplete = true
+	}
+	return out
 }

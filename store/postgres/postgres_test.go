@@ -34,31 +34,7 @@ func TestConformance(t *testing.T) {
 // migrate, and the others find the schema ready.
 func TestOpenTwice(t *testing.T) {
 	u := pgtest.URL(t)
-	const n = 6
-	stores := make([]*postgres.Store, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(context.Background(), u)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("open %d: %v", i, err)
-		}
-		defer stores[i].Close()
-	}
-	ws, err := stores[0].CreateWorkspace(t.Context(), "shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stores[n-1].Workspace(t.Context(), ws.ID); err != nil {
-		t.Errorf("a workspace written by one store is not read by another: %v", err)
-	}
+	storetest.OpenConcurrently(t, 6, func() (*postgres.Store, error) { return postgres.Open(context.Background(), u) })
 }
 
 func TestOpenRefusesBadPoolSize(t *testing.T) {

@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/wetel/wetel/store"
@@ -26,31 +25,7 @@ func TestConformance(t *testing.T) {
 // migrated once.
 func TestOpenTwice(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wetel.db")
-	const n = 6
-	stores := make([]*sqlite.Store, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stores[i], errs[i] = sqlite.Open(path, sqlite.Options{})
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("open %d: %v", i, err)
-		}
-		defer stores[i].Close()
-	}
-	ws, err := stores[0].CreateWorkspace(t.Context(), "shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stores[n-1].Workspace(t.Context(), ws.ID); err != nil {
-		t.Errorf("a workspace written by one store is not read by another: %v", err)
-	}
+	stores := storetest.OpenConcurrently(t, 6, func() (*sqlite.Store, error) { return sqlite.Open(path, sqlite.Options{}) })
 	versions, err := sqlite.AppliedMigrations(t.Context(), stores[1])
 	if err != nil {
 		t.Fatal(err)
