@@ -29,7 +29,18 @@ func BenchmarkRenderStatic(b *testing.B) {
 	}
 }
 
-func BenchmarkRenderRaymond(b *testing.B) {
+// BenchmarkRenderEach is an await_reply question listing its options,
+// which the fast path renders.
+func BenchmarkRenderEach(b *testing.B) {
+	benchEach(b, (*Template).Render)
+}
+
+// BenchmarkRenderEachRaymond is the same template rendered by raymond.
+func BenchmarkRenderEachRaymond(b *testing.B) {
+	benchEach(b, (*Template).renderEngine)
+}
+
+func benchEach(b *testing.B, render func(*Template, map[string]any) (string, error)) {
 	tp, err := Parse("{{question}}\n{{#each awaitReplyOptions}}{{slot}}. {{label}}\n{{/each}}")
 	if err != nil {
 		b.Fatal(err)
@@ -44,7 +55,7 @@ func BenchmarkRenderRaymond(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := tp.Render(vars); err != nil {
+		if _, err := render(tp, vars); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,12 +16,16 @@ type fastProgram struct {
 	segs    []segment
 	textLen int
 	refs    int
+	blocks  bool // some segment is an each block
 }
 
-// segment is literal text, or a path to look up when path is non-nil.
+// segment is literal text, or a path to look up when path is non-nil, or
+// an each block, or (inside one) the @index.
 type segment struct {
-	text string
-	path []string
+	text  string
+	path  []string
+	each  *eachBlock
+	index bool
 }
 
 // compileFast returns nil unless the parsed template qualifies. The AST is
@@ -41,6 +45,13 @@ func compileFast(prog *ast.Program) *fastProgram {
 			}
 			p.segs = append(p.segs, segment{path: path})
 			p.refs++
+		case *ast.BlockStatement:
+			each := compileEach(n)
+			if each == nil {
+				return nil
+			}
+			p.segs = append(p.segs, segment{each: each})
+			p.blocks = true
 		default:
 			return nil
 		}
@@ -50,7 +61,7 @@ func compileFast(prog *ast.Program) *fastProgram {
 
 func (p *fastProgram) addText(s string) {
 	p.textLen += len(s)
-	if k := len(p.segs) - 1; k >= 0 && p.segs[k].path == nil {
+	if k := len(p.segs) - 1; k >= 0 && p.segs[k].path == nil && p.segs[k].each == nil {
 		p.segs[k].text += s
 		return
 	}
@@ -133,6 +144,9 @@ func (p *fastProgram) render(vars map[string]any) (out string, handled bool, err
 			out, handled, err = "", true, fmt.Errorf("render template: %v", r)
 		}
 	}()
+	if p.blocks {
+		return p.renderBlocks(vars)
+	}
 	var stack [8]any
 	vals := stack[:0]
 	need, grow := p.textLen, p.textLen+16*p.refs
@@ -179,6 +193,36 @@ func (p *fastProgram) render(vars map[string]any) (out string, handled bool, err
 		known, err := writeKnown(&b, v)
 		if !known || err != nil {
 			return "", known, err
+		}
+		if b.Len() > MaxOutputBytes {
+			return "", true, ErrOutputTooLarge
+		}
+	}
+	return b.String(), true, nil
+}
+
+// renderBlocks renders a program with each blocks, whose output size is
+// not known up front.
+func (p *fastProgram) renderBlocks(vars map[string]any) (string, bool, error) {
+	var b strings.Builder
+	b.Grow(p.textLen + 64)
+	for i := range p.segs {
+		s := &p.segs[i]
+		switch {
+		case s.each != nil:
+			if handled, err := s.each.render(&b, vars); !handled || err != nil {
+				return "", handled, err
+			}
+		case s.path == nil:
+			b.WriteString(s.text)
+		default:
+			v, ok := resolve(vars, s.path)
+			if !ok {
+				return "", false, nil
+			}
+			if known, err := writeKnown(&b, v); !known || err != nil {
+				return "", known, err
+			}
 		}
 		if b.Len() > MaxOutputBytes {
 			return "", true, ErrOutputTooLarge

@@ -30,6 +30,28 @@ func BenchmarkAwaitResumePostgres(b *testing.B) {
 	benchAwaitResume(b, newFixtureOn(b, awaitResume(b), st))
 }
 
+// BenchmarkAwaitResumeSQLiteConcurrent is W2 with 16 sessions in flight at
+// once, as a server sees them: turns of different sessions share commits.
+func BenchmarkAwaitResumeSQLiteConcurrent(b *testing.B) {
+	f := newFixture(b, awaitResume(b))
+	f.svc.Clock, f.svc.Engine = nil, mustEngine(b)
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			s := f.session(b)
+			f.send(b, s, "hello")
+			if res := f.send(b, s, "architect"); res.Messages[0].Text != "You chose Solution Architect." {
+				b.Errorf("reply %+v", res.Messages)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
+}
+
 func awaitResume(b *testing.B) string {
 	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
 	if err != nil {

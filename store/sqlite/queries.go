@@ -8,6 +8,9 @@ const (
 	qBeginRead
 	qCommit
 	qRollback
+	qSavepoint
+	qRelease
+	qRollbackTo
 	qMigrations
 	qRecordMigration
 
@@ -75,6 +78,11 @@ var queries = [numQueries]string{
 	qBeginRead: `BEGIN`,
 	qCommit:    `COMMIT`,
 	qRollback:  `ROLLBACK`,
+	// Each write of a group commit runs inside its own savepoint, so that
+	// one that fails is undone alone.
+	qSavepoint:  `SAVEPOINT w`,
+	qRelease:    `RELEASE w`,
+	qRollbackTo: `ROLLBACK TO w`,
 
 	qMigrations:      `SELECT version FROM schema_migrations`,
 	qRecordMigration: `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,

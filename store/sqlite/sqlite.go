@@ -44,6 +44,8 @@ type Options struct {
 // Store is a store.Store on one SQLite file. It is safe for concurrent use.
 type Store struct {
 	w, r      *pool // the writer (one connection) and the readers
+	commits   group // writes waiting to share a commit
+	cp        *checkpointer
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -105,19 +107,24 @@ func open(path string, opts Options) (*Store, error) {
 		}
 		rs = append(rs, c)
 	}
-	return &Store{w: newPool([]*conn{w}), r: newPool(rs)}, nil
+	cc, err := openConn(path + "?" + wq.Encode())
+	if err != nil {
+		for _, c := range rs {
+			_ = c.close()
+		}
+		_ = w.close()
+		return nil, fmt.Errorf("opening the checkpointer: %w", err)
+	}
+	return &Store{w: newPool([]*conn{w}), r: newPool(rs), cp: newCheckpointer(cc)}, nil
 }
 
 // writerPragmas tune the writer, the only connection that commits.
 //
-// A commit that takes the WAL past wal_autocheckpoint pages copies them
-// into the database file and syncs both, which at the default of 1000
-// pages (about 80 turns) was some 7% of a turn's CPU time; at 4000 it runs
-// a quarter as often, and copies fewer pages per turn since the turns in
-// between rewrite many of the same pages. The WAL then grows to about 16 MB between
-// checkpoints; journal_size_limit trims a WAL a long reader let grow past
-// that back to 32 MB. Neither changes what a crash can lose.
-const writerPragmas = `PRAGMA wal_autocheckpoint = 4000; PRAGMA journal_size_limit = 33554432`
+// Checkpoints run in the background (see checkpointer); the writer's own
+// autocheckpoint is the backstop for when those fall behind, at 16000 pages
+// (64 MB of WAL). journal_size_limit trims a WAL that grew past that back
+// to 64 MB. Neither changes what a crash can lose.
+const writerPragmas = `PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_limit = 67108864`
 
 // openWriter opens the write connection, retrying while another process
 // holds the lock. Switching a new file to WAL needs an exclusive lock, and
@@ -145,38 +152,9 @@ func openWriter(dsn, setup string, timeout time.Duration) (*conn, error) {
 // harmless.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.closeErr = errors.Join(s.r.close(), s.w.close())
+		s.closeErr = errors.Join(s.cp.close(), s.r.close(), s.w.close())
 	})
 	return s.closeErr
-}
-
-// write runs fn in one BEGIN IMMEDIATE transaction on the writer,
-// committing only when fn returns nil.
-func (s *Store) write(ctx context.Context, fn func(*conn) error) (err error) {
-	c, err := s.w.get(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.w.put(c)
-	if _, err := c.exec(qBegin); err != nil {
-		return fmt.Errorf("beginning a transaction: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done { // fn failed or panicked
-			if _, rerr := c.exec(qRollback); rerr != nil && err != nil {
-				err = fmt.Errorf("%w (and rolling back: %v)", err, rerr)
-			}
-		}
-	}()
-	if err := fn(c); err != nil {
-		return err
-	}
-	if _, err := c.exec(qCommit); err != nil {
-		return fmt.Errorf("committing: %w", err)
-	}
-	done = true
-	return nil
 }
 
 // read runs fn on the writer when it is idle, else on a reader. The

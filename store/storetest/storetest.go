@@ -49,6 +49,7 @@ var cases = []struct {
 	{"EndTurnRollsBack", testEndTurnRollsBack},
 	{"EndTurnEndsSession", testEndTurnEndsSession},
 	{"OpenWaitRace", testOpenWaitRace},
+	{"ConcurrentFailuresIsolated", testConcurrentFailuresIsolated},
 	{"OpenWait", testOpenWait},
 	{"OpenWaitExpires", testOpenWaitExpires},
 	{"PendingWaits", testPendingWaits},

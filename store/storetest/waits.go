@@ -152,3 +152,77 @@ func testPendingWaits(t *testing.T, e *env) {
 		}
 	}
 }
+
+// testConcurrentFailuresIsolated ends two runs of each of 16 sessions at
+// once, each asking a question: one pause per session loses to the
+// one-open-wait rule. Whichever writes share a transaction, a losing turn
+// leaves nothing (its run stays RUNNING, its message unwritten) and every
+// winning turn is kept whole.
+func testConcurrentFailuresIsolated(t *testing.T, e *env) {
+	s := e.shared
+	tn := newTenant(t, s)
+	const sessions = 16
+	type pair struct {
+		sess store.Session
+		runs [2]store.Run
+		errs [2]error
+	}
+	pairs := make([]*pair, sessions)
+	for i := range pairs {
+		p := &pair{sess: tn.session(t, "")}
+		p.runs[0], _ = tn.start(t, p.sess.ID, "a")
+		p.runs[1], _ = tn.start(t, p.sess.ID, "b")
+		pairs[i] = p
+	}
+	var wg sync.WaitGroup
+	gate := make(chan struct{})
+	for _, p := range pairs {
+		for k := range p.runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-gate
+				p.errs[k] = s.EndTurn(t.Context(), pauseEnd(p.runs[k], now().Add(time.Hour), nil))
+			}()
+		}
+	}
+	close(gate)
+	wg.Wait()
+	for i, p := range pairs {
+		won := -1
+		for k, err := range p.errs {
+			switch {
+			case err == nil && won < 0:
+				won = k
+			case err == nil:
+				t.Errorf("session %d: both pauses succeeded", i)
+			case !wantIs(err, store.ErrWaitExists):
+				t.Errorf("session %d: EndTurn: %v", i, err)
+			}
+		}
+		if won < 0 {
+			t.Errorf("session %d: no pause succeeded: %v", i, p.errs)
+			continue
+		}
+		lost := p.runs[1-won]
+		got, err := s.Run(t.Context(), tn.ws, lost.ID)
+		must(t, err)
+		if got.Status != store.RunRunning {
+			t.Errorf("session %d: the losing run was written as %s", i, got.Status)
+		}
+		msgs, err := s.Messages(t.Context(), tn.ws, p.sess.ID)
+		must(t, err)
+		var asked int
+		for _, m := range msgs {
+			if m.Role == "assistant" {
+				asked++
+				if m.RunID != p.runs[won].ID {
+					t.Errorf("session %d: a message of the losing run %d was kept", i, lost.ID)
+				}
+			}
+		}
+		if len(msgs) != 3 || asked != 1 {
+			t.Errorf("session %d: %d messages (%d assistant), want the 2 user messages and 1 question", i, len(msgs), asked)
+		}
+	}
+}
