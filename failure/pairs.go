@@ -96,6 +96,8 @@ func pairValue(s string, from int) (lo, hi int) {
 		return quotedSpan(from+2, end, len(s))
 	case strings.HasPrefix(rest, `"`), strings.HasPrefix(rest, `'`):
 		return quotedSpan(from+1, closingQuote(rest[1:], rest[0]), len(s))
+	case strings.HasPrefix(rest, "["):
+		return from, from + listLen(rest)
 	}
 	return from, from + bareValueLen(rest)
 }
@@ -144,6 +146,40 @@ func bareValueLen(s string) int {
 	return len(s)
 }
 
+// listLen returns the length of the bracketed list at the start of s,
+// brackets included: header maps print a value as a list, Go's as
+// map[X-Api-Key:[k1]] and JSON's as {"X-Api-Key":["k1"]}. A list holding an
+// object or a list gives 0, so its own fields are looked at one by one; an
+// unclosed list runs to the end of s, like an unterminated quoted value.
+func listLen(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case ']':
+			return i + 1
+		case '{', '[':
+			return 0
+		case '"':
+			end := closingQuote(s[i+1:], '"')
+			if end < 0 {
+				return len(s)
+			}
+			i += end + 1
+		case '\\':
+			// A list inside a JSON string quotes its items with \".
+			if !strings.HasPrefix(s[i:], `\"`) {
+				i++
+				continue
+			}
+			end := strings.Index(s[i+2:], `\"`)
+			if end < 0 {
+				return len(s)
+			}
+			i += end + 3
+		}
+	}
+	return len(s)
+}
+
 // colonPairOK vetoes name:value pairs that are not fields. A URL scheme
 // ("https://") and a URL's user name (scheme://token:...@host, the userinfo
 // rule's) are not; and after "name: " with a space, a bare common word such
@@ -160,9 +196,9 @@ func colonPairOK(s string, sep, nameStart, valueStart int, name string) bool {
 	if quoted {
 		return true
 	}
-	// A nested JSON object or array ("auth": {"user": ...}) is not a value
-	// to hide; its own fields are looked at one by one.
-	if s[valueStart] == '{' || s[valueStart] == '[' {
+	// A nested JSON object ("auth": {"user": ...}) is not a value to hide;
+	// its own fields are looked at one by one.
+	if s[valueStart] == '{' {
 		return false
 	}
 	spaced := valueStart > sep+1

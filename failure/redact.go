@@ -59,6 +59,16 @@ func wordStart(m match) bool {
 	return m.idx[0] == 0 || !isWordByte(m.text[m.idx[0]-1])
 }
 
+// acceptStripe accepts "k_live_" or "k_test_" only as the tail of a whole
+// sk_, rk_ or pk_ prefix: "desk_test_..." and "task_live_..." are not keys.
+func acceptStripe(m match) bool {
+	at := m.idx[0]
+	if at == 0 || strings.IndexByte("spr", m.text[at-1]) < 0 {
+		return false
+	}
+	return at == 1 || !isWordByte(m.text[at-2])
+}
+
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
@@ -102,8 +112,13 @@ var headerRules = []redactRule{
 	// does not leak its tail.
 	newRule(`://[^\s/?#@:"'<>]*:(?P<s>[^\s/?#"'<>]*)@`, nil),
 	// Rule: redact Authorization headers (and Proxy-Authorization),
-	// keeping the scheme word.
-	newFoldedRule(`authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|apikey|api-key|bot|key|sso-key|dpop|negotiate|ntlm|hawk|aws4-hmac-sha256)\s+)?(?P<s>[^\s"',;]+)`, wordStart),
+	// keeping the scheme word. Header maps print their values in brackets,
+	// Go's as map[Authorization:[Bearer x]] and JSON's as
+	// {"Authorization":["Bearer x"]}; the lazy \[?? steps into the list
+	// only when it must, so a value already reading [REDACTED] is seen whole
+	// and left alone. The value stops at brackets and braces, which no
+	// credential holds, so the structure around it survives.
+	newFoldedRule(`authorization["']?\s*[:=]\s*\[??["']?(?:(?:bearer|basic|token|digest|apikey|api-key|bot|key|sso-key|dpop|negotiate|ntlm|hawk|aws4-hmac-sha256)\s+)?(?P<s>\[redacted\]|[^\s"',;\[\]{}]+)`, wordStart),
 	// Rule: redact "bearer tokens", in any case.
 	newFoldedRule(`bearer\s+(?P<s>[a-z0-9\-._~+/]+=*)`, acceptBearer),
 	// Rule: redact Basic auth credentials: base64 of "user:password".
@@ -122,10 +137,11 @@ var headerRules = []redactRule{
 var keyFormatRules = []redactRule{
 	// Rule: redact "OpenAI-style sk-..., sk-proj-..., Anthropic sk-ant-...".
 	newRule(`sk-(?:(?:ant|proj|svcacct|admin)-)?(?:(?:api|admin)\d\d-)?(?P<s>[A-Za-z0-9_\-]{16,})`, wordStart),
-	// Rule: redact "Stripe sk_live_/rk_live_/sk_test_" secret and
-	// restricted keys.
-	newRule(`sk_(?:live|test)_(?P<s>[A-Za-z0-9]{10,})`, wordStart),
-	newRule(`rk_(?:live|test)_(?P<s>[A-Za-z0-9]{10,})`, wordStart),
+	// Rule: redact "Stripe sk_live_/rk_live_/pk_live_" secret, restricted
+	// and publishable keys, live or test. One rule searches for the shared
+	// "k_" and acceptStripe checks the letter before it: a leading class
+	// such as [spr] would cost the literal search.
+	newRule(`k_(?:live|test)_(?P<s>[A-Za-z0-9]{10,})`, acceptStripe),
 	// Rule: redact "AWS AKIA/ASIA access key ids".
 	newRule(`AKIA(?P<s>[A-Z0-9]{16})\b`, wordStart),
 	newRule(`ASIA(?P<s>[A-Z0-9]{16})\b`, wordStart),

@@ -47,6 +47,17 @@ func TestRedact(t *testing.T) {
 		{"pem block", "key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc=\n-----END RSA PRIVATE KEY----- rejected", []string{"MIIEowIBAAKCAQEA", "abc="}, []string{"-----BEGIN RSA PRIVATE KEY-----[REDACTED]-----END RSA PRIVATE KEY----- rejected"}},
 		{"pem block cut short", `{"pem":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, []string{"-----BEGIN PRIVATE KEY-----"}},
 		{"userinfo token", "clone https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git failed", []string{"ghs_abcdef"}, []string{"https://x-access-token:[REDACTED]@github.com/o/r.git failed"}},
+		{"go header map", "request headers map[Accept:[*/*] Authorization:[Bearer abc123] X-Api-Key:[k-9f8e7d]]", []string{"abc123", "k-9f8e7d"}, []string{"map[Accept:[*/*] Authorization:[Bearer [REDACTED]] X-Api-Key:[REDACTED]]"}},
+		{"json header lists", `{"Authorization":["Bearer abc"],"X-Api-Key":["k1","k2"],"Accept":["*/*"]}`, []string{"abc", "k1", "k2"}, []string{`{"Authorization":["Bearer [REDACTED]"],"X-Api-Key":[REDACTED],"Accept":["*/*"]}`}},
+		{"escaped json header list", `{"dump":"{\"Api-Key\":[\"k]1\"]}"}`, []string{"k]1"}, []string{`{\"Api-Key\":[REDACTED]}`}},
+		{"list of objects", `{"auth":[{"user":"bob","password":"pw1"}]}`, []string{"pw1"}, []string{`"auth":[{"user":"bob","password":"[REDACTED]"}]`}},
+		{"unclosed secret list", `{"token":["t0ps3cr3t`, []string{"t0ps3cr3t"}, []string{`{"token":[REDACTED]`}},
+		{"go struct", "headers: {Authorization: Bearer abc}", []string{"abc"}, []string{"headers: {Authorization: Bearer [REDACTED]}"}},
+		{"proxy authorization", "Proxy-Authorization: Basic dXNlcjpwYXNz", []string{"dXNlcjpwYXNz"}, []string{"Proxy-Authorization: Basic [REDACTED]"}},
+		{"aws secret key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY; AWS_SECRET_ACCESS_KEY: wJalrXUtnFEMI/K7MDENG", []string{"wJalrXUtnFEMI"}, []string{"aws_secret_access_key = [REDACTED]; AWS_SECRET_ACCESS_KEY: [REDACTED]"}},
+		{"json secret fields", `{"secret": "s3", "client_secret": "cs1", "token": "tk", "apiKey": "ak"}`, []string{`"s3"`, "cs1", `"tk"`, `"ak"`}, []string{`{"secret": "[REDACTED]", "client_secret": "[REDACTED]", "token": "[REDACTED]", "apiKey": "[REDACTED]"}`}},
+		{"github oauth and app tokens", "gho_abcdefghijklmnopqrstuvwxyz0123 ghs_abcdefghijklmnopqrstuvwxyz0123", []string{"abcdefghijklmnopqrstuvwxyz0123"}, []string{"gho_[REDACTED] ghs_[REDACTED]"}},
+		{"stripe publishable and test keys", "pk_live_abcdefghijklmnop1234 (pk_test_abcdefghijklmnop1234)", []string{"abcdefghijklmnop1234"}, []string{"pk_live_[REDACTED] (pk_test_[REDACTED])"}},
 		{"mixed", "POST https://bob:pw1234@h.example/x?token=abc&q=1 with Authorization: Bearer T0KEN99 and sk-abcdefghijklmnopqrst", []string{"pw1234", "abc&", "T0KEN99", "abcdefghijklmnopqrst"}, []string{"https://bob:[REDACTED]@h.example/x?token=[REDACTED]&q=1", "Bearer [REDACTED] and sk-[REDACTED]"}},
 	}
 	for _, tt := range tests {
@@ -83,6 +94,14 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		"task-abcdefghijklmnopqrstuvwxyz failed",
 		"https://api.example.com:8443/v1/orders?page=2",
 		"HTTP 404 Not Found: order 4291",
+		"task-123 skeleton sketchy ask-me-anything-for-real-now sk-short",
+		"desk_test_results_2024 risk_live_dashboard_v2 pk_live_",
+		"map[Accept:[*/*] Content-Type:[application/json]] keys:[a b]",
+		"missing key: [see docs] and monkey:[banana]",
+		`{"auth": [{"user": "bob"}], "tags": ["a", "b"]}`,
+		"Authorization: [REDACTED]",
+		"akiaisnotakey AKIAshort AIzaTooShort",
+		"eyJhbGciOiJIUzI1NiJ9 alone is only a header",
 		"",
 	} {
 		if got := Redact(msg); got != msg {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // MinSecretLen is the shortest secret value RedactValues removes. Shorter
@@ -21,7 +22,9 @@ var authSchemes = []string{"bearer ", "basic ", "token ", "bot ", "apikey ", "ke
 // msg, then applies Redact. Callers pass the values they know are secret:
 // an action's header values, a connector's credentials. Each value is also
 // removed in the forms a message is likely to carry it in: query-escaped,
-// path-escaped, JSON-escaped, and without its Authorization scheme word.
+// path-escaped, JSON-escaped, base64-encoded (alone or inside a longer
+// encoded value, see base64Forms), and without its Authorization scheme
+// word.
 // Values shorter than MinSecretLen bytes, after trimming spaces, are
 // ignored.
 func RedactValues(msg string, secrets []string) string {
@@ -55,6 +58,9 @@ func secretForms(secrets []string) []string {
 		for _, v := range []string{s, url.QueryEscape(s), url.PathEscape(s), jsonEscape(s)} {
 			add(v)
 		}
+		for _, v := range base64Forms(s) {
+			add(v)
+		}
 		lower := strings.ToLower(s)
 		for _, scheme := range authSchemes {
 			if strings.HasPrefix(lower, scheme) {
@@ -68,6 +74,10 @@ func secretForms(secrets []string) []string {
 
 // jsonEscape returns s as it appears inside a JSON string.
 func jsonEscape(s string) string {
+	// Most secrets need no escaping; skip the encoder for them.
+	if !strings.ContainsFunc(s, needsJSONEscape) {
+		return s
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -76,4 +86,10 @@ func jsonEscape(s string) string {
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
 	return out[1 : len(out)-1]
+}
+
+// needsJSONEscape reports whether encoding/json escapes r inside a string
+// when HTML escaping is off.
+func needsJSONEscape(r rune) bool {
+	return r < 0x20 || r == '"' || r == '\\' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
 }
