@@ -20,7 +20,7 @@ type resumption struct {
 	closeAs string
 }
 
-func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}) (TurnResult, error) {
+func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, task bool) (TurnResult, error) {
 	now := s.now().Now()
 	// One read for everything the turn needs before it starts.
 	state, err := s.Store.TurnState(ctx, ws, sessionID, now)
@@ -32,6 +32,14 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		return TurnResult{}, ErrSessionEnded
 	}
 	user := store.Message{WorkspaceID: ws, SessionID: sessionID, Role: "user", Text: text}
+	if task {
+		// A task says nothing in the transcript; the store writes no
+		// message for an empty role.
+		user = store.Message{}
+		if wf.PublishedVersion == 0 {
+			return TurnResult{}, nil
+		}
+	}
 	if wf.PublishedVersion == 0 {
 		// Seed: an unpublished workflow "will not run for any session —
 		// there's no error, it simply never executes". The message is kept.
@@ -42,7 +50,10 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, err
 	}
-	res := s.resumption(state, plan, text)
+	var res *resumption
+	if !task {
+		res = s.resumption(state, plan, text)
+	}
 	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: store.RunRunning, StartedAt: now}
 	if res != nil && res.closeAs == store.WaitAnswered {
 		run.ResumedFromRunID = res.wait.RunID
@@ -51,10 +62,10 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, fmt.Errorf("accepting the message: %w", err)
 	}
-	vars := facts(sess, history, text)
+	vars := facts(sess, history, text, task)
 	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop}
 	if s.Observer != nil {
-		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(sessionID, e) })
+		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}
 	var result *engine.Result
 	if res != nil && res.closeAs == store.WaitAnswered {
@@ -165,12 +176,14 @@ func (s *Service) closeRun(sess store.Session, wf store.Workflow, run store.Run,
 }
 
 // facts are the turn facts a run's context starts from (PLATFORM §3).
-func facts(sess store.Session, history []store.Message, text string) map[string]any {
+func facts(sess store.Session, history []store.Message, text string, task bool) map[string]any {
 	h := make([]any, 0, len(history)+1)
 	for _, m := range history {
 		h = append(h, map[string]any{"role": m.Role, "text": m.Text})
 	}
-	h = append(h, map[string]any{"role": "user", "text": text})
+	if !task {
+		h = append(h, map[string]any{"role": "user", "text": text})
+	}
 	vars := make(map[string]any, 24)
 	vars["userMessage"] = text
 	vars["conversationHistory"] = h

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/engine"
@@ -26,8 +27,9 @@ type Service struct {
 	Registry *node.Registry
 	Clock    clock.Clock
 	Mock     bool
-	// Observer, when set, receives every run's events with its session.
-	Observer func(sessionID int64, e engine.Event)
+	// Observer, when set, receives every run's events with its workspace
+	// and session, on the run's goroutine; it must not block.
+	Observer func(ws, sessionID int64, e engine.Event)
 
 	mu       sync.Mutex
 	plans    map[planKey]*engine.Plan
@@ -57,6 +59,17 @@ type TurnResult struct {
 
 // Send runs one turn of a session.
 func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (TurnResult, error) {
+	return s.serialized(ctx, ws, sessionID, text, false)
+}
+
+// Task runs a turn with no user message (runWorkflowTask: the caller's own
+// scheduler). It starts at start and leaves an open question alone: only
+// the user answers it. userMessage is "" in the run's context.
+func (s *Service) Task(ctx context.Context, ws, sessionID int64) (TurnResult, error) {
+	return s.serialized(ctx, ws, sessionID, "", true)
+}
+
+func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, task bool) (TurnResult, error) {
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
 	// PLATFORM §3: the running turn stops before its next dispatch.
@@ -79,7 +92,7 @@ func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (T
 		}
 		st.mu.Unlock()
 	}()
-	return s.turn(ctx, ws, sessionID, text, stop)
+	return s.turn(ctx, ws, sessionID, text, stop, task)
 }
 
 func (s *Service) acquire(id int64) *sessionTurns {
@@ -155,3 +168,6 @@ func traceJSON(rows []engine.TraceRow) json.RawMessage {
 	}
 	return b
 }
+
+// Now is the service's current time, the one expiry is judged by.
+func (s *Service) Now() time.Time { return s.now().Now() }

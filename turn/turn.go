@@ -46,7 +46,7 @@ type Result struct {
 // starting at your workflow's start node").
 func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 	r.lastRunID++
-	vars := facts(s.Session, s.Transcript, text)
+	vars := facts(s.Session, s.Transcript, text, false)
 	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
 	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer})
 	msgs := replies(res.Messages, res.Status == engine.RunFailed, r.FailureResponse)

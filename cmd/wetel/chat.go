@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/wetel/wetel/engine"
@@ -23,11 +24,17 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	dbPath := fs.String("db", "", "keep the conversation in this SQLite file")
 	sessionID := fs.Int64("session", 0, "with --db: continue this session")
 	identity := fs.String("identity", "", "sign the session in as this identity")
+	serverURL := fs.String("server", os.Getenv("WETEL_SERVER"), "talk to this server (http://host:port) instead of a graph file (WETEL_SERVER)")
+	key := fs.String("key", os.Getenv("WETEL_API_KEY"), "the server's API key (WETEL_API_KEY)")
+	agentID := fs.Int64("agent", 0, "with --server: the agent to talk to (default: the first)")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return 2
 	}
+	if *serverURL != "" {
+		return chatRemote(ctx, remoteChat{url: *serverURL, key: *key, agent: *agentID, session: *sessionID, identity: *identity}, stdin, stdout, stderr)
+	}
 	if *graphPath == "" {
-		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]")
+		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]\n       wetel chat --server URL --key KEY [--agent N] [--session N] [--identity ID]")
 		return 2
 	}
 	g, err := loadGraph(*graphPath)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	_ "github.com/wetel/wetel/node/all" // every node type
 )
@@ -29,12 +30,22 @@ Usage:
       Send each --message as one turn of one conversation and print the
       runs, messages and node traces as JSON. A question asked in one turn
       is answered by the next; --db keeps the conversation between runs.
+  wetel serve [--addr HOST:PORT] [--data DIR] [--database URL] [--log-format text|json]
+      Serve the GraphQL API at /graphql, events, /healthz and /metrics.
+      Environment: WETEL_ADDR, WETEL_DATA_DIR, WETEL_DATABASE_URL,
+      WETEL_LOG_FORMAT, WETEL_BOOTSTRAP_API_KEY (the first workspace's
+      OWNER key, instead of one printed once).
+  wetel apply FILE --server URL --key KEY
+      Declare workflows and agents on a server from a workspace file;
+      applying it again changes nothing.
+  wetel chat --server URL --key KEY [--agent N] [--session N]
+      Talk to an agent on a server, its messages shown as they stream.
   wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]
       Converse with a graph in the terminal, one line a turn.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -47,6 +58,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	switch args[0] {
+	case "serve":
+		return cmdServe(ctx, args[1:], stdout, stderr)
+	case "apply":
+		return cmdApply(ctx, args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
 	case "run":

@@ -41,9 +41,9 @@ const (
 				WITH ORDINALITY AS m(role, text, mood, turn_complete, created_at, session_id, ord)
 			WHERE r.id = $1 AND (m.session_id = 0 OR m.session_id = r.session_id)
 			ORDER BY m.ord
-			RETURNING 1
+			RETURNING id
 		)
-		SELECT wetel_expect(count(*), cardinality($2::text[]), '` + stateForeignMsg + `') FROM i`
+		SELECT wetel_expect(count(*), cardinality($2::text[]), '` + stateForeignMsg + `'), array_agg(id ORDER BY id) FROM i`
 	closeWaitSQL = `WITH u AS (
 			UPDATE waits SET status = $1
 			WHERE id = $2 AND workspace_id = $3 AND status = 'OPEN'
@@ -97,7 +97,22 @@ func sendEndTurn(ctx context.Context, c *pgx.Conn, t *store.TurnEnd) error {
 	}
 	res := c.SendBatch(ctx, b)
 	var err error
-	for range b.Len() {
+	for i := range b.Len() {
+		if i == 1 && len(t.Messages) > 0 {
+			// The messages' ids, in the order they were given (ids grow
+			// with the insert order), written back for the caller.
+			var ok any
+			var ids []int64
+			if err = res.QueryRow().Scan(&ok, &ids); err != nil {
+				break
+			}
+			for k := range t.Messages {
+				if k < len(ids) {
+					t.Messages[k].ID = ids[k]
+				}
+			}
+			continue
+		}
 		if _, err = res.Exec(); err != nil {
 			break
 		}

@@ -25,12 +25,13 @@ const startTurnSQL = `WITH r AS (
 		RETURNING id
 	), m AS (
 		INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id, turn_complete, created_at)
-		SELECT $1, $2, $8, $9, $10, r.id, $11, $12 FROM r
+		SELECT $1, $2, $8, $9, $10, r.id, $11, $12 FROM r WHERE $8 <> ''
 		RETURNING id
 	)
-	SELECT r.id, m.id FROM r, m`
+	SELECT r.id, (SELECT id FROM m) FROM r`
 
-// StartTurn inserts the RUNNING run and the user's message, which names it.
+// StartTurn inserts the RUNNING run and the user's message, which names it;
+// a message with no role (a task's turn) is not written.
 func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, store.Message, error) {
 	if err := check.TurnStart(&t); err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn: %w", err)
@@ -38,15 +39,19 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	r, m := t.Run, t.Message
 	r.Status, r.FinishedAt, r.Error, r.ErrorCode = store.RunRunning, nil, "", ""
 	r.StartedAt, m.CreatedAt = orNow(r.StartedAt), orNow(m.CreatedAt)
+	var msgID *int64
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		return c.QueryRow(ctx, startTurnSQL, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), r.StartedAt,
-			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt).Scan(&r.ID, &m.ID)
+			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt).Scan(&r.ID, &msgID)
 	})
 	if err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn in session %d: %w", r.SessionID, mapErr(err))
 	}
-	m.RunID = r.ID
+	if msgID == nil {
+		return r, store.Message{}, nil
+	}
+	m.ID, m.RunID = *msgID, r.ID
 	return r, m, nil
 }
 

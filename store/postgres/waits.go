@@ -107,3 +107,15 @@ func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, now time.
 	}
 	return out, nil
 }
+
+// CountOpenWaits counts every workspace's OPEN, unexpired waits.
+func (s *Store) CountOpenWaits(ctx context.Context, now time.Time) (int, error) {
+	n, err := readOne(ctx, s, func(r scanner) (int64, error) {
+		var n int64
+		return n, r.Scan(&n)
+	}, `SELECT count(*) FROM waits WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > $1)`, now)
+	if err != nil {
+		return 0, fmt.Errorf("counting open waits: %w", err)
+	}
+	return int(n), nil
+}

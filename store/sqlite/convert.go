@@ -125,3 +125,15 @@ func mapErr(err error) error {
 	}
 	return err
 }
+
+// blob reads a TEXT or BLOB value as bytes of its own (the driver may
+// reuse its buffer); NULL is nil.
+func blob(v driver.Value) []byte {
+	switch x := v.(type) {
+	case string:
+		return []byte(x)
+	case []byte:
+		return append([]byte(nil), x...)
+	}
+	return nil
+}

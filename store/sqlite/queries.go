@@ -53,6 +53,51 @@ const (
 	qPendingSession
 	qTurnHead
 
+	// API keys (keys.go).
+	qInsAPIKey
+	qAPIKeyByHash
+	qAPIKeys
+	qRevokeAPIKey
+	qTouchAPIKey
+	qAPIKeyIn
+
+	// Listings and settings (listings.go).
+	qWorkflows
+	qUpdWorkflow
+	qWorkflowIn
+	qVersions
+	qAgents
+	qUpdAgent
+	qAgentIn
+	qSessions
+	qRunsWS
+	qRunsOfSession
+
+	// Custom actions and MCP connectors (actions.go).
+	qPutAction
+	qAction
+	qActions
+	qDelAction
+	qPutConnector
+	qConnector
+	qConnectors
+	qDelConnector
+
+	// The outbound queue (outbound.go).
+	qInsOutbound
+	qClaimOutbound
+	qFinishOutbound
+	qOutboundIn
+	qOutboundByRun
+
+	// The event log (events.go).
+	qBumpEventSeq
+	qInsEvent
+	qEventsAfter
+	qPruneEvents
+	qLastEventSeq
+	qCountOpenWaits
+
 	numQueries
 )
 
@@ -183,4 +228,46 @@ var queries = [numQueries]string{
 		LEFT JOIN workflows f ON f.id = a.workflow_id
 		LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN'
 		WHERE s.id = ? AND s.workspace_id = ?`,
+
+	qInsAPIKey:    insAPIKeySQL,
+	qAPIKeyByHash: `SELECT ` + apiKeyCols + ` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`,
+	qAPIKeys:      apiKeysSQL,
+	qRevokeAPIKey: revokeAPIKeySQL,
+	qTouchAPIKey:  touchAPIKeySQL,
+	qAPIKeyIn:     `SELECT 1 FROM api_keys WHERE id = ? AND workspace_id = ?`,
+
+	qWorkflows:     `SELECT ` + workflowCols + ` FROM workflows WHERE workspace_id = ? ORDER BY id`,
+	qUpdWorkflow:   updWorkflowSQL,
+	qWorkflowIn:    `SELECT 1 FROM workflows WHERE id = ? AND workspace_id = ?`,
+	qVersions:      versionsSQL,
+	qAgents:        `SELECT ` + agentCols + ` FROM agents WHERE workspace_id = ? ORDER BY id`,
+	qUpdAgent:      updAgentSQL,
+	qAgentIn:       `SELECT 1 FROM agents WHERE id = ? AND workspace_id = ?`,
+	qSessions:      sessionsSQL,
+	qRunsWS:        runsWSSQL,
+	qRunsOfSession: runsOfSessionSQL,
+
+	qPutAction:    putActionSQL,
+	qAction:       `SELECT ` + actionCols + ` FROM custom_actions WHERE workspace_id = ? AND id = ?`,
+	qActions:      `SELECT ` + actionCols + ` FROM custom_actions WHERE workspace_id = ? ORDER BY id`,
+	qDelAction:    `DELETE FROM custom_actions WHERE workspace_id = ? AND id = ?`,
+	qPutConnector: putConnectorSQL,
+	qConnector:    `SELECT ` + connectorCols + ` FROM mcp_connectors WHERE workspace_id = ? AND id = ?`,
+	qConnectors:   `SELECT ` + connectorCols + ` FROM mcp_connectors WHERE workspace_id = ? ORDER BY id`,
+	qDelConnector: `DELETE FROM mcp_connectors WHERE workspace_id = ? AND id = ?`,
+
+	qInsOutbound:    insOutboundSQL,
+	qClaimOutbound:  claimOutboundSQL,
+	qFinishOutbound: finishOutboundSQL,
+	qOutboundIn:     `SELECT 1 FROM outbound WHERE id = ?`,
+	qOutboundByRun:  `SELECT ` + outboundCols + ` FROM outbound WHERE run_id = ? AND workspace_id = ? ORDER BY id`,
+
+	qBumpEventSeq: bumpEventSeqSQL,
+	qInsEvent:     insEventSQL,
+	qEventsAfter:  eventsAfterSQL,
+	qPruneEvents:  pruneEventsSQL,
+	qLastEventSeq: `SELECT event_seq FROM sessions WHERE id = ? AND workspace_id = ?`,
+	// Only the open waits are in waits_open_session.
+	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_session
+		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // StartTurn inserts the RUNNING run and the user's message, which names it,
-// in one transaction.
+// in one transaction; a message with no role (a task's turn) is not written.
 func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, store.Message, error) {
 	if err := check.TurnStart(&t); err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn: %w", err)
@@ -28,6 +28,9 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 		if err != nil {
 			return mapErr(err)
 		}
+		if m.Role == "" {
+			return nil // a task's turn: no message
+		}
 		m.RunID = r.ID
 		m.ID, err = c.insert(qInsMessage, m.WorkspaceID, m.SessionID, m.Role, m.Text, m.Mood, m.RunID,
 			m.TurnComplete, ms(m.CreatedAt))
@@ -35,6 +38,9 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	})
 	if err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn in session %d: %w", r.SessionID, err)
+	}
+	if m.Role == "" {
+		return r, store.Message{}, nil
 	}
 	return r, m, nil
 }
@@ -73,10 +79,12 @@ func endTurn(c *conn, t *store.TurnEnd) error {
 		if err := check.EndMessage(m, r.ID, session); err != nil {
 			return err
 		}
-		if _, err := c.insert(qInsMessage, ws, session, m.Role, m.Text, m.Mood, r.ID,
-			m.TurnComplete, msOrNow(m.CreatedAt)); err != nil {
+		id, err := c.insert(qInsMessage, ws, session, m.Role, m.Text, m.Mood, r.ID,
+			m.TurnComplete, msOrNow(m.CreatedAt))
+		if err != nil {
 			return err
 		}
+		m.ID = id
 	}
 	if cw := t.CloseWait; cw != nil {
 		n, err := c.exec(qCloseWait, cw.Status, cw.WaitID, ws, session)

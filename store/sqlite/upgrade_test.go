@@ -84,4 +84,18 @@ func TestUpgradeFromV1(t *testing.T) {
 	if !errors.Is(err, store.ErrWaitExists) {
 		t.Errorf("a second open wait after upgrading: %v, want ErrWaitExists", err)
 	}
+	// A session from before the event log numbers its events from 1, and
+	// the listings find the old rows.
+	evs, err := s.AppendEvents(t.Context(), 1, 1, []store.Event{{Type: "RunStarted"}})
+	if err != nil || len(evs) != 1 || evs[0].Seq != 1 {
+		t.Errorf("events of an old session: %+v, %v", evs, err)
+	}
+	sessions, err := s.Sessions(t.Context(), 1, store.SessionQuery{})
+	if err != nil || len(sessions) != 1 || sessions[0].Identity != "ann" {
+		t.Errorf("Sessions after upgrading: %+v, %v", sessions, err)
+	}
+	all, err := s.Runs(t.Context(), 1, store.RunQuery{})
+	if err != nil || len(all) != 2 || all[1].ID != 1 {
+		t.Errorf("Runs after upgrading: %+v, %v", all, err)
+	}
 }

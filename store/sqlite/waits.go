@@ -91,3 +91,12 @@ func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, now time.
 	}
 	return out, nil
 }
+
+// CountOpenWaits counts every workspace's OPEN, unexpired waits.
+func (s *Store) CountOpenWaits(ctx context.Context, now time.Time) (int, error) {
+	n, err := readOne(ctx, s, func(v []driver.Value) (int64, error) { return i64(v[0]), nil }, qCountOpenWaits, ms(now))
+	if err != nil {
+		return 0, fmt.Errorf("counting open waits: %w", err)
+	}
+	return int(n), nil
+}

@@ -23,6 +23,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 	wait := openWaitID(t.Context(), t, s, a.ws, sess.ID)
 	bSess := b.session(t, "bob")
 	bRun, _ := b.start(t, bSess.ID, "hello")
+	api := newAPIFixture(t, s, a, b, sess.ID, r1.ID)
 
 	type snapshot struct {
 		Workflow store.Workflow
@@ -30,6 +31,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		Messages []store.Message
 		Runs     []store.Run
 		Waits    []store.Wait
+		API      apiRows
 	}
 	look := func() snapshot {
 		ctx := t.Context()
@@ -45,6 +47,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		must(t, err)
 		sn.Waits, err = s.PendingWaits(ctx, a.ws, sess.ID, now())
 		must(t, err)
+		sn.API = api.look(t)
 		return sn
 	}
 	before := look()
@@ -60,10 +63,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		return err
 	}
 	nowT := now()
-	for _, c := range []struct {
-		name string
-		call func(ctx context.Context) error
-	}{
+	for _, c := range append([]crossCase{
 		{"Workflow", func(ctx context.Context) error { _, err := s.Workflow(ctx, b.ws, a.workflow); return err }},
 		{"WorkflowVersion", func(ctx context.Context) error {
 			_, err := s.WorkflowVersion(ctx, b.ws, a.workflow, 1)
@@ -125,7 +125,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 			te.CloseWait = &store.WaitClose{WaitID: wait, Status: store.WaitCancelled}
 			return s.EndTurn(ctx, te)
 		}},
-	} {
+	}, api.cases()...) {
 		wantErr(t, c.name, c.call(t.Context()), store.ErrNotFound)
 	}
 

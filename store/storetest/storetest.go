@@ -15,8 +15,9 @@ import (
 
 // Run checks a driver. open must return a new, empty store on every call
 // (a fresh file, a fresh schema): most subtests share one and keep to their
-// own workspaces, but those that touch every workspace (RecoverRuns) or end
-// the store (Close) open their own. The suite closes every store it opens.
+// own workspaces, but those that touch every workspace (RecoverRuns,
+// CountOpenWaits, ClaimOutbound, PruneEvents) or end the store (Close) open
+// their own. The suite closes every store it opens.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	shared := open(t)
 	t.Cleanup(func() { _ = shared.Close() })
@@ -46,6 +47,7 @@ var cases = []struct {
 	{"StartTurn", testStartTurn},
 	{"EndTurn", testEndTurn},
 	{"EndTurnStale", testEndTurnStale},
+	{"EndTurnMessageIDs", testEndTurnMessageIDs},
 	{"EndTurnRollsBack", testEndTurnRollsBack},
 	{"EndTurnEndsSession", testEndTurnEndsSession},
 	{"OpenWaitRace", testOpenWaitRace},
@@ -62,8 +64,26 @@ var cases = []struct {
 	{"AppendMessage", testAppendMessage},
 	{"RunsBySession", testRunsBySession},
 	{"RecoverRuns", testRecoverRuns},
+	{"CountOpenWaits", testCountOpenWaits},
 	{"Times", testTimes},
 	{"ConcurrentTurns", testConcurrentTurns},
+	{"APIKeys", testAPIKeys},
+	{"TouchAPIKey", testTouchAPIKey},
+	{"WorkflowListing", testWorkflowListing},
+	{"AgentListing", testAgentListing},
+	{"SessionPages", testSessionPages},
+	{"RunPages", testRunPages},
+	{"ListLimits", testListLimits},
+	{"CustomActions", testCustomActions},
+	{"McpConnectors", testMcpConnectors},
+	{"OutboundQueue", testOutboundQueue},
+	{"ClaimOutbound", testClaimOutbound},
+	{"ClaimOutboundRace", testClaimOutboundRace},
+	{"OutboundInputs", testOutboundInputs},
+	{"Events", testEvents},
+	{"EventsConcurrent", testEventsConcurrent},
+	{"PruneEvents", testPruneEvents},
+	{"InvalidInputs", testInvalidInputs},
 	{"Close", testClose},
 }
 

@@ -200,3 +200,32 @@ func withStatus(r store.Run, status string) store.Run {
 	r.Status = status
 	return r
 }
+
+// testEndTurnMessageIDs checks that EndTurn gives each message its stored
+// id, and that a turn started with no message (a task) writes none.
+func testEndTurnMessageIDs(t *testing.T, e *env) {
+	s := e.shared
+	tn := newTenant(t, s)
+	sess := tn.session(t, "")
+	ts := tn.turnStart(sess.ID, "")
+	ts.Message = store.Message{}
+	r, m, err := s.StartTurn(t.Context(), ts)
+	must(t, err)
+	if m.ID != 0 || r.ID == 0 {
+		t.Fatalf("a task's turn returned message %+v, run %d", m, r.ID)
+	}
+	r.Status = store.RunCompleted
+	end := store.TurnEnd{Run: r, Messages: []store.Message{
+		{Role: "assistant", Text: "one"}, {Role: "assistant", Text: "two", TurnComplete: true}}}
+	must(t, s.EndTurn(t.Context(), end))
+	stored, err := s.Messages(t.Context(), tn.ws, sess.ID)
+	must(t, err)
+	if len(stored) != 2 {
+		t.Fatalf("transcript %+v, want the two answers and no user message", stored)
+	}
+	for i, m := range end.Messages {
+		if m.ID == 0 || m.ID != stored[i].ID || stored[i].Text != m.Text {
+			t.Errorf("message %d: EndTurn set id %d, stored %+v", i, m.ID, stored[i])
+		}
+	}
+}

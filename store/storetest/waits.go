@@ -226,3 +226,33 @@ func testConcurrentFailuresIsolated(t *testing.T, e *env) {
 		}
 	}
 }
+
+// testCountOpenWaits counts open, unexpired waits of every workspace, so
+// the store is its own.
+func testCountOpenWaits(t *testing.T, e *env) {
+	ctx := t.Context()
+	s := e.fresh(t)
+	a, b := newTenant(t, s), newTenant(t, s)
+	t0 := now()
+	for _, c := range []struct {
+		tn      *tenant
+		expires time.Time
+	}{{a, t0.Add(time.Hour)}, {a, time.Time{}}, {b, t0.Add(time.Minute)}, {b, t0.Add(-time.Second)}} {
+		r, _ := c.tn.start(t, c.tn.session(t, "").ID, "hi")
+		c.tn.pause(t, r, c.expires)
+	}
+	answered := a.session(t, "")
+	r, _ := a.start(t, answered.ID, "hi")
+	a.pause(t, r, time.Time{})
+	must(t, s.EndSession(ctx, a.ws, answered.ID))
+	for _, c := range []struct {
+		at   time.Time
+		want int
+	}{{t0, 3}, {t0.Add(2 * time.Minute), 2}, {t0.Add(2 * time.Hour), 1}} {
+		n, err := s.CountOpenWaits(ctx, c.at)
+		must(t, err)
+		if n != c.want {
+			t.Errorf("CountOpenWaits at %v = %d, want %d", c.at.Sub(t0), n, c.want)
+		}
+	}
+}

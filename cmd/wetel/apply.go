@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/wetel/wetel/client"
+	"github.com/wetel/wetel/workspace"
+)
+
+// cmdApply declares a workspace on a server from one file: workflows (by
+// name, their graphs read from files next to it) and agents (by name).
+// Applying the same file twice changes nothing the second time.
+func cmdApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	serverURL := fs.String("server", envOr("WETEL_SERVER", "http://127.0.0.1:8080"), "the server (WETEL_SERVER)")
+	key := fs.String("key", os.Getenv("WETEL_API_KEY"), "an API key of the workspace (WETEL_API_KEY)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 || *key == "" {
+		fmt.Fprintln(stderr, "usage: wetel apply FILE --server URL --key KEY")
+		return 2
+	}
+	ws, err := workspace.Load(pos[0], os.LookupEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel apply: %v\n", err)
+		return 1
+	}
+	a := &applier{c: client.New(*serverURL, *key), dir: filepath.Dir(pos[0]), out: stdout}
+	if err := a.apply(ctx, ws); err != nil {
+		fmt.Fprintf(stderr, "wetel apply: %v\n", err)
+		return 1
+	}
+	if a.changes == 0 {
+		fmt.Fprintln(stdout, "no changes")
+	}
+	return 0
+}
+
+type applier struct {
+	c       *client.Client
+	dir     string
+	out     io.Writer
+	changes int
+}
+
+func (a *applier) say(format string, args ...any) {
+	a.changes++
+	fmt.Fprintf(a.out, format+"\n", args...)
+}
+
+type remoteWorkflow struct {
+	ID               int64
+	Name             string
+	Draft            json.RawMessage
+	PublishedVersion int
+}
+
+func (a *applier) apply(ctx context.Context, ws *workspace.File) error {
+	if len(ws.CustomActions) > 0 || len(ws.McpConnectors) > 0 || len(ws.KnowledgeBases) > 0 {
+		return fmt.Errorf("customActions, mcpConnectors and knowledgeBases cannot be applied to a server yet; remove them from the file (wetel run --workspace reads them offline)")
+	}
+	var have struct{ Workflows []remoteWorkflow }
+	if err := a.c.Do(ctx, `{ workflows { id name draft publishedVersion } }`, nil, &have); err != nil {
+		return err
+	}
+	byName := map[string]remoteWorkflow{}
+	for _, w := range have.Workflows {
+		byName[w.Name] = w
+	}
+	ids := map[string]int64{}
+	for i, w := range ws.Workflows {
+		id, err := a.applyWorkflow(ctx, w, byName)
+		if err != nil {
+			return fmt.Errorf("workflows[%d] (%s): %w", i, w.Name, err)
+		}
+		ids[w.Name] = id
+	}
+	for i, ag := range ws.Agents {
+		if err := a.applyAgent(ctx, ag, ids, byName); err != nil {
+			return fmt.Errorf("agents[%d] (%s): %w", i, ag.Name, err)
+		}
+	}
+	return nil
+}
+
+func (a *applier) applyWorkflow(ctx context.Context, w workspace.Workflow, have map[string]remoteWorkflow) (int64, error) {
+	path := w.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.dir, path)
+	}
+	graph, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if !json.Valid(graph) {
+		return 0, fmt.Errorf("%s is not JSON", w.File)
+	}
+	cur, exists := have[w.Name]
+	switch {
+	case !exists:
+		var out struct{ CreateWorkflow remoteWorkflow }
+		if err := a.c.Do(ctx, `mutation($n: String!, $g: JSON!) { createWorkflow(input: {name: $n, graph: $g}) { id name draft publishedVersion } }`,
+			map[string]any{"n": w.Name, "g": json.RawMessage(graph)}, &out); err != nil {
+			return 0, err
+		}
+		cur = out.CreateWorkflow
+		a.say("workflow %q: created (id %d)", w.Name, cur.ID)
+	case !sameDoc(cur.Draft, graph):
+		if err := a.c.Do(ctx, `mutation($id: Int!, $g: JSON!) { updateWorkflow(id: $id, input: {graph: $g}) { id } }`,
+			map[string]any{"id": cur.ID, "g": json.RawMessage(graph)}, nil); err != nil {
+			return 0, err
+		}
+		a.say("workflow %q: draft updated", w.Name)
+	}
+	if w.Publish {
+		var out struct{ PublishWorkflow struct{ Number int } }
+		if err := a.c.Do(ctx, `mutation($id: Int!) { publishWorkflow(id: $id) { number } }`, map[string]any{"id": cur.ID}, &out); err != nil {
+			return 0, err
+		}
+		if out.PublishWorkflow.Number != cur.PublishedVersion {
+			a.say("workflow %q: published version %d", w.Name, out.PublishWorkflow.Number)
+		}
+	}
+	return cur.ID, nil
+}
+
+func (a *applier) applyAgent(ctx context.Context, ag workspace.Agent, ids map[string]int64, have map[string]remoteWorkflow) error {
+	var wf *int64
+	if ag.Workflow != "" {
+		id, ok := ids[ag.Workflow]
+		if !ok {
+			w, exists := have[ag.Workflow]
+			if !exists {
+				return fmt.Errorf("workflow %q is neither in the file nor on the server", ag.Workflow)
+			}
+			id = w.ID
+		}
+		wf = &id
+	}
+	var list struct {
+		Agents []struct {
+			ID         int64
+			Name       string
+			Persona    string
+			WorkflowID *int64
+		}
+	}
+	if err := a.c.Do(ctx, `{ agents { id name persona workflowId } }`, nil, &list); err != nil {
+		return err
+	}
+	for _, cur := range list.Agents {
+		if cur.Name != ag.Name {
+			continue
+		}
+		if cur.Persona == ag.Persona && reflect.DeepEqual(cur.WorkflowID, wf) {
+			return nil
+		}
+		vars := map[string]any{"id": cur.ID, "p": ag.Persona}
+		if wf != nil {
+			vars["w"] = *wf
+		}
+		if err := a.c.Do(ctx, `mutation($id: Int!, $p: String, $w: Int) { updateAgent(id: $id, input: {persona: $p, workflowId: $w}) { id } }`, vars, nil); err != nil {
+			return err
+		}
+		a.say("agent %q: updated", ag.Name)
+		return nil
+	}
+	vars := map[string]any{"n": ag.Name, "p": ag.Persona}
+	if wf != nil {
+		vars["w"] = *wf
+	}
+	var out struct{ CreateAgent struct{ ID int64 } }
+	if err := a.c.Do(ctx, `mutation($n: String!, $p: String, $w: Int) { createAgent(input: {name: $n, persona: $p, workflowId: $w}) { id } }`, vars, &out); err != nil {
+		return err
+	}
+	a.say("agent %q: created (id %d)", ag.Name, out.CreateAgent.ID)
+	return nil
+}
+
+func sameDoc(a, b []byte) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wetel/wetel/client"
+)
+
+type remoteChat struct {
+	url, key, identity string
+	agent, session     int64
+}
+
+// chatRemote converses with an agent on a server: each line is sent with
+// sendMessage while the session's event stream prints what the agent says
+// as it is said.
+func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stderr io.Writer) int {
+	if o.key == "" {
+		fmt.Fprintln(stderr, "wetel chat: --key (or WETEL_API_KEY) is required with --server")
+		return 2
+	}
+	c := client.New(o.url, o.key)
+	session, err := openRemoteSession(ctx, c, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	said := make(chan struct{}, 16)
+	var last int64
+	if err := c.Do(ctx, `query($s: Int!) { messages(sessionId: $s) { id } }`, map[string]any{"s": session}, nil); err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+		return 1
+	}
+	go func() {
+		for ctx.Err() == nil {
+			// Reconnect from the last seq seen: a dropped stream misses nothing.
+			last, _ = c.Events(ctx, session, last, func(ev client.Event) bool {
+				printEvent(stdout, ev, said)
+				return true
+			})
+		}
+	}()
+	fmt.Fprintf(stdout, "Session %d on %s. Type a message; an empty line or end of input quits.\n", session, o.url)
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64<<10), 1<<20)
+	for {
+		fmt.Fprint(stdout, "> ")
+		if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
+			fmt.Fprintln(stdout)
+			return 0
+		}
+		err := c.Do(ctx, `mutation($s: Int!, $t: String!) { sendMessage(sessionId: $s, text: $t) { messages { id } } }`,
+			map[string]any{"s": session, "t": in.Text()}, nil)
+		if err != nil {
+			fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+			continue
+		}
+		<-said // the turn's TurnComplete has been printed
+	}
+}
+
+func openRemoteSession(ctx context.Context, c *client.Client, o remoteChat) (int64, error) {
+	if o.session != 0 {
+		return o.session, nil
+	}
+	agent := o.agent
+	if agent == 0 {
+		var out struct{ Agents []struct{ ID int64 } }
+		if err := c.Do(ctx, `{ agents { id } }`, nil, &out); err != nil {
+			return 0, err
+		}
+		if len(out.Agents) == 0 {
+			return 0, errors.New("the workspace has no agent: create one, or pass --agent")
+		}
+		agent = out.Agents[0].ID
+	}
+	vars := map[string]any{"a": agent, "c": "wetel-chat"}
+	if o.identity != "" {
+		vars["i"] = o.identity
+	}
+	var out struct{ StartSession struct{ ID int64 } }
+	err := c.Do(ctx, `mutation($a: Int!, $i: String, $c: String) { startSession(input: {agentId: $a, identity: $i, channel: $c}) { id } }`, vars, &out)
+	return out.StartSession.ID, err
+}
+
+// printEvent shows the agent's messages; a question's options are part of
+// its text. TurnComplete wakes the prompt.
+func printEvent(w io.Writer, ev client.Event, said chan<- struct{}) {
+	switch ev.Type {
+	case "Message":
+		var m struct{ Text string }
+		if json.Unmarshal(ev.Data, &m) == nil {
+			fmt.Fprintf(w, "\n%s\n", m.Text)
+		}
+	case "NodeFailed":
+		var f struct{ NodeID, ErrorCode string }
+		if json.Unmarshal(ev.Data, &f) == nil {
+			fmt.Fprintf(w, "\n[node %s failed: %s]\n", f.NodeID, f.ErrorCode)
+		}
+	case "TurnComplete":
+		select {
+		case said <- struct{}{}:
+		default:
+		}
+	}
+}

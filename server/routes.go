@@ -1,0 +1,245 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/wetel/wetel/events"
+	"github.com/wetel/wetel/server/gql"
+	"github.com/wetel/wetel/store"
+)
+
+// Query limits: a query is refused before it runs when it nests deeper or
+// asks for more than these.
+const (
+	maxQueryDepth      = 12
+	maxQueryComplexity = 2000
+)
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", s.count("graphql", s.limitBody(s.authenticated(s.graphql()))))
+	mux.Handle("GET /api/sessions/{id}/events", s.count("events", s.authenticated(http.HandlerFunc(s.sessionEvents))))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+func (s *Server) graphql() http.Handler {
+	res := &gql.Resolver{Store: s.store, Turns: s.turns, Registry: s.cfg.Registry, Hub: s.hub, Logger: s.log,
+		Forget: s.auth.forget, Publish: s.publishTurn, Closing: s.closing}
+	h := handler.New(gql.NewExecutableSchema(gql.Config{Resolvers: res}))
+	h.AddTransport(transport.Websocket{
+		KeepAlivePingInterval: 15 * time.Second,
+		InitFunc:              s.websocketInit,
+	})
+	h.AddTransport(transport.Options{})
+	h.AddTransport(transport.GET{})
+	h.AddTransport(transport.POST{})
+	h.Use(extension.Introspection{})
+	h.Use(extension.FixedComplexityLimit(maxQueryComplexity))
+	h.Use(depthLimit{max: maxQueryDepth})
+	h.SetErrorPresenter(gql.Presenter(func(ctx context.Context, err error) {
+		s.log.ErrorContext(ctx, "request failed", "err", err)
+	}))
+	h.SetRecoverFunc(func(ctx context.Context, v any) error {
+		s.log.ErrorContext(ctx, "resolver panicked", "panic", v)
+		return errors.New("internal error")
+	})
+	return h
+}
+
+// websocketInit authenticates a graphql-transport-ws connection from its
+// connection_init payload ({"Authorization": "Bearer <key>"}), or from the
+// upgrade request's header.
+func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	if _, ok := gql.CallerFrom(ctx); ok {
+		return ctx, &p, nil
+	}
+	auth := p.Authorization()
+	if auth == "" {
+		if v, ok := p["authorization"].(string); ok {
+			auth = v
+		}
+	}
+	r, _ := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
+	r.Header.Set("Authorization", auth)
+	c, err := s.auth.authenticate(r)
+	if err != nil {
+		return ctx, nil, err
+	}
+	return gql.WithCaller(ctx, c), &p, nil
+}
+
+// authenticated puts the caller of a valid key in the request context. A
+// request without a key goes on unauthenticated (every resolver then
+// answers UNAUTHENTICATED, and a websocket may still authenticate in its
+// connection_init); a wrong key is refused here.
+func (s *Server) authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		c, err := s.auth.authenticate(r)
+		if err != nil {
+			if !errors.Is(err, errBadKey) {
+				s.log.ErrorContext(r.Context(), "authenticating", "err", err)
+				err = errors.New("internal error")
+			}
+			writeError(w, http.StatusUnauthorized, gql.CodeUnauthenticated, err.Error())
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(gql.WithCaller(r.Context(), c)))
+	})
+}
+
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			writeError(w, http.StatusRequestEntityTooLarge, gql.CodeLimit, "the request body is over the "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+"-byte limit")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessionEvents is the Server-Sent Events stream of a session.
+func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
+	c, ok := gql.CallerFrom(r.Context())
+	if !ok {
+		writeError(w, http.StatusUnauthorized, gql.CodeUnauthenticated, `missing API key: send "Authorization: Bearer <key>"`)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		writeError(w, http.StatusBadRequest, gql.CodeValidation, "session id: must be a positive integer")
+		return
+	}
+	if _, err := s.store.Session(r.Context(), c.WorkspaceID, id); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, gql.CodeNotFound, "session "+strconv.FormatInt(id, 10)+" not found")
+			return
+		}
+		s.log.ErrorContext(r.Context(), "reading a session", "err", err)
+		writeError(w, http.StatusInternalServerError, gql.CodeInternal, "internal error")
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	events.ServeSSE(w, r.WithContext(ctx), s.hub, c.WorkspaceID, id)
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := s.store.Workspace(ctx, 1); err != nil && !errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusServiceUnavailable, gql.CodeInternal, "the store does not answer")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"status":"ok"}`))
+}
+
+// count records each request's route and status class.
+func (s *Server) count(route string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		s.metrics.requests.WithLabelValues(route, strconv.Itoa(sw.code/100)+"xx").Inc()
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach Flush and Hijack.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes flushes through, for the event stream.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": map[string]any{"code": code}}}})
+}
+
+// depthLimit refuses operations that nest selections deeper than max.
+type depthLimit struct{ max int }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = depthLimit{}
+
+func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
+func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, map[string]bool{}); depth > d.max {
+		return &gqlerror.Error{Message: fmt.Sprintf("the query nests %d levels deep; the limit is %d", depth, d.max),
+			Extensions: map[string]any{"code": gql.CodeLimit}}
+	}
+	return nil
+}
+
+func selectionDepth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, seen map[string]bool) int {
+	max := 0
+	for _, sel := range set {
+		var d int
+		switch s := sel.(type) {
+		case *ast.Field:
+			d = 1 + selectionDepth(s.SelectionSet, fragments, seen)
+		case *ast.InlineFragment:
+			d = selectionDepth(s.SelectionSet, fragments, seen)
+		case *ast.FragmentSpread:
+			if seen[s.Name] {
+				continue
+			}
+			seen[s.Name] = true
+			if f := fragments.ForName(s.Name); f != nil {
+				d = selectionDepth(f.SelectionSet, fragments, seen)
+			}
+			delete(seen, s.Name)
+		}
+		if d > max {
+			max = d
+		}
+	}
+	return max
+}
