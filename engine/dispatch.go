@@ -8,6 +8,7 @@ import (
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/retry"
 )
 
 // dispatch runs node i once and routes on its outcome. It reports whether the
@@ -25,6 +26,13 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 		return r.failed(pn, &row, mocked, err)
 	}
 	row.Status = StatusCompleted
+	if pn.spec.Retry {
+		if c := r.x.TakeCall(); c != nil {
+			// Seed: the row of a node that retried carries its attempts and
+			// retryOutcome (succeeded_after_retry), even when it succeeded.
+			row.TraceDetail = &TraceDetail{Attempts: c.Attempts, RetryOutcome: c.Outcome}
+		}
+	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
 	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted})
 	if out.Pause != nil {
@@ -82,9 +90,8 @@ func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
 	if pn.spec.Retry {
 		// A call's row carries its attempts and no error text (seed: "No
 		// error text or response body"); a mocked failure is never retried.
-		if mocked {
-			row.TraceDetail = &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: "mock"}
-		}
+		r.x.TakeCall() // a success noted before the node failed is not its story
+		row.TraceDetail = callDetail(err, code, mocked)
 	} else {
 		row.Error = msg
 	}
@@ -165,4 +172,19 @@ func (r *run) next(pn *planNode, out node.Outcome) ([]int, error) {
 		}
 		return nil, &routingError{fmt.Sprintf("%s node '%s' has no outgoing edge labeled '%s'", pn.typ, pn.id, out.Route)}
 	}
+}
+
+// callDetail is the retry record of a failed call's row: its executor's
+// report when it made the call, one attempt that could not be retried when
+// it failed before calling out (no service, a template that did not
+// render), and "mock" for a mocked failure.
+func callDetail(err error, code failure.Code, mocked bool) *TraceDetail {
+	if mocked {
+		return &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: retry.OutcomeMock}
+	}
+	var ce *node.CallError
+	if errors.As(err, &ce) && len(ce.Attempts) > 0 {
+		return &TraceDetail{Attempts: ce.Attempts, RetryOutcome: ce.Outcome}
+	}
+	return &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: retry.OutcomeNotRetryable}
 }

@@ -40,6 +40,9 @@ type Input struct {
 	Entry []string
 	// Child marks a run dispatched by sub_agent.
 	Child bool
+	// Services are the outside systems the run's nodes may call (HTTP,
+	// custom actions, MCP connectors, the async outbox); nil for none.
+	Services *node.Services
 }
 
 // Result is what a run did.
@@ -104,7 +107,8 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 		in.Vars = map[string]any{}
 	}
 	r.res = &Result{RunID: in.RunID, Status: RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
-	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt}
+	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt,
+		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services}
 	r.emit(Event{Kind: EventRunStarted})
 	if len(in.Entry) == 0 {
 		r.queue = append(r.queue, p.start)

@@ -2,10 +2,12 @@ package engine_test
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/node"
 )
 
 // The seed's worked example "bounded retry with a graceful give-up", with the
@@ -81,5 +83,50 @@ func TestSeedOrderStatusRouter(t *testing.T) {
 				t.Error("end_session did not end the session")
 			}
 		})
+	}
+}
+
+// The same worked example with the partner really down: n_submit calls a
+// custom action on a closed loopback port instead of being mocked. Each
+// visit tries 3 times (the built-in action policy), which the seed's count
+// of 8 node executions does not see: "Retries do not count toward the
+// run's node budget."
+func TestSeedBoundedRetryPartnerDown(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../examples/bounded-retry.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := regexp.MustCompile(`,\s*"mockError": \{[^}]*\}`).ReplaceAllString(string(src), "")
+	if strings.Contains(doc, "mockError") {
+		t.Fatal("the example's mock was not removed")
+	}
+	ce := newCallEnv(t, node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: closedPort(t) + "/v1/claims",
+		Headers: map[string]string{"Authorization": "Bearer claims-token-0042"}}})
+	res := newHarness().run(t, doc, engine.Input{Services: ce.svc})
+	if res.Status != engine.RunCompleted || res.Executions != 8 {
+		t.Fatalf("status %s, %d executions (%s)", res.Status, res.Executions, res.Error)
+	}
+	want := "n_start:COMPLETED n_submit:FAILED_HANDLED n_wait_note:COMPLETED n_submit:FAILED_HANDLED n_wait_note:COMPLETED " +
+		"n_submit:FAILED_HANDLED n_wait_note:COMPLETED n_submit:VISIT_LIMIT_REACHED n_give_up:COMPLETED"
+	if got := path(res); got != want {
+		t.Fatalf("trace\n got: %s\nwant: %s", got, want)
+	}
+	if r := res.NodeTrace[7]; r.VisitLimit != 3 || r.VisitCount != 3 {
+		t.Errorf("refusal row = %+v", r)
+	}
+	for _, i := range []int{1, 3, 5} {
+		r := res.NodeTrace[i]
+		if r.ErrorClass != "UNREACHABLE" || r.RetryOutcome != "exhausted" || attempts(r) != "1:UNREACHABLE/0/0 2:UNREACHABLE/0/0 3:UNREACHABLE/0/0" || r.Error != "" {
+			t.Errorf("row %d: %s %s %s %q", i, r.ErrorClass, r.RetryOutcome, attempts(r), r.Error)
+		}
+	}
+	notice := "That didn't go through — trying once more."
+	wantMsgs := []string{notice, notice, notice, "I couldn't reach our claims system after a few tries. I've flagged this for a colleague, who will follow up by email today."}
+	if got := texts(res); strings.Join(got, "|") != strings.Join(wantMsgs, "|") {
+		t.Errorf("messages = %q", got)
+	}
+	if res.Vars["_lastNodeErrorCode"] != "UNREACHABLE" || !strings.Contains(res.Vars["_lastNodeError"].(string), "connection refused") {
+		t.Errorf("error vars = %v / %v", res.Vars["_lastNodeErrorCode"], res.Vars["_lastNodeError"])
 	}
 }

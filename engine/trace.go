@@ -2,6 +2,8 @@ package engine
 
 import (
 	"time"
+
+	"github.com/wetel/wetel/retry"
 )
 
 // Trace row statuses.
@@ -50,13 +52,11 @@ type TraceDetail struct {
 	RetryOutcome string    `json:"retryOutcome,omitempty"`
 }
 
-// Attempt is one failed attempt of a call: no error text, no body.
-type Attempt struct {
-	N          int    `json:"n"`
-	ErrorClass string `json:"errorClass"`
-	HTTPStatus int    `json:"httpStatus,omitempty"`
-	WaitMs     int64  `json:"waitMs"`
-}
+// Attempt is one failed attempt of a call: n, errorClass, httpStatus when
+// there was one, and waitMs, the wait that followed it; no error text, no
+// body. It is retry's own record, so a call's attempts reach the trace row
+// without copying.
+type Attempt = retry.Attempt
 
 // Timestamp marshals as RFC 3339 in UTC with milliseconds, as the seed shows
 // ("2026-09-21T09:14:03.128Z").

@@ -29,7 +29,9 @@ func TestAuthoringAndVersions(t *testing.T) {
 		t.Errorf("a refused save names no problems: %+v", es[0])
 	}
 
-	var created struct{ CreateWorkflow struct{ ID, PublishedVersion int } }
+	var created struct {
+		CreateWorkflow struct{ ID, PublishedVersion int }
+	}
 	do(t, ts.c, `mutation($g: JSON!) { createWorkflow(input: {name: "Greeter", graph: $g}) { id publishedVersion } }`,
 		map[string]any{"g": json.RawMessage(askGraph)}, &created)
 	wf := created.CreateWorkflow.ID
@@ -72,7 +74,12 @@ func TestAuthoringAndVersions(t *testing.T) {
 		t.Fatalf("publishing a changed draft = version %d, want 2", n)
 	}
 
-	var rb struct{ RollbackWorkflow struct{ Number int; Graph json.RawMessage } }
+	var rb struct {
+		RollbackWorkflow struct {
+			Number int
+			Graph  json.RawMessage
+		}
+	}
 	do(t, ts.c, `mutation($w: Int!) { rollbackWorkflow(id: $w, version: 1) { number graph } }`, map[string]any{"w": wf}, &rb)
 	if rb.RollbackWorkflow.Number != 3 {
 		t.Fatalf("rollback published version %d, want 3", rb.RollbackWorkflow.Number)

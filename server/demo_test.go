@@ -34,7 +34,12 @@ func send(t *testing.T, ts *testServer, session int, text string) turnOut {
 // startDemoSession opens a session with the bootstrap's demo agent.
 func startDemoSession(t *testing.T, ts *testServer) int {
 	t.Helper()
-	var agents struct{ Agents []struct{ ID int; Name string } }
+	var agents struct {
+		Agents []struct {
+			ID   int
+			Name string
+		}
+	}
 	do(t, ts.c, `{ agents { id name } }`, nil, &agents)
 	if len(agents.Agents) != 1 || agents.Agents[0].Name != "Help desk" {
 		t.Fatalf("agents after a first start: %+v", agents.Agents)
@@ -49,7 +54,9 @@ func startDemoSession(t *testing.T, ts *testServer) int {
 func TestDemoConversation(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, Config{})
-	var me struct{ Me struct{ WorkspaceName, Role string } }
+	var me struct {
+		Me struct{ WorkspaceName, Role string }
+	}
 	do(t, ts.c, `{ me { workspaceName role } }`, nil, &me)
 	if me.Me.WorkspaceName != "Demo" || me.Me.Role != "OWNER" {
 		t.Fatalf("me = %+v", me.Me)
@@ -68,8 +75,11 @@ func TestDemoConversation(t *testing.T) {
 	var pending struct {
 		PendingAwaitReplies []struct {
 			NodeID, SaveAs, MatchMode string
-			Options                   []struct{ Slot int; ID, Label string }
-			ExpiresAt                 *string
+			Options                   []struct {
+				Slot      int
+				ID, Label string
+			}
+			ExpiresAt *string
 		}
 	}
 	do(t, ts.c, `query($s: Int) { pendingAwaitReplies(sessionId: $s) { nodeId saveAs matchMode options { slot id label } expiresAt } }`,

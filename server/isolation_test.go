@@ -107,7 +107,10 @@ func TestTenantIsolation(t *testing.T) {
 
 	// Nothing of theirs changed.
 	var after struct {
-		Session  struct{ Status string; Identity *string }
+		Session struct {
+			Status   string
+			Identity *string
+		}
 		Messages []struct{ Text string }
 	}
 	do(t, oc, `query($s: Int!) { session(id: $s) { status identity } messages(sessionId: $s) { text } }`, map[string]any{"s": ss.StartSession.ID}, &after)
@@ -124,7 +127,10 @@ func TestRoles(t *testing.T) {
 	var created struct {
 		CreateAPIKey struct {
 			Key    string
-			APIKey struct{ ID int; Role, Prefix string }
+			APIKey struct {
+				ID           int
+				Role, Prefix string
+			}
 		}
 	}
 	do(t, ts.c, `mutation { createApiKey(name: "ci", role: MEMBER) { key apiKey { id role prefix } } }`, nil, &created)
@@ -136,7 +142,12 @@ func TestRoles(t *testing.T) {
 	wantCode(t, member, "FORBIDDEN", `{ apiKeys { id } }`, nil)
 	wantCode(t, member, "FORBIDDEN", `mutation { createApiKey(name: "x", role: OWNER) { key } }`, nil)
 	do(t, member, `{ agents { id } }`, nil, nil)
-	var keys struct{ APIKeys []struct{ ID int; Prefix string } }
+	var keys struct {
+		APIKeys []struct {
+			ID     int
+			Prefix string
+		}
+	}
 	do(t, ts.c, `{ apiKeys { id prefix } }`, nil, &keys)
 	if len(keys.APIKeys) != 2 {
 		t.Fatalf("apiKeys: %+v", keys)

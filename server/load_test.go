@@ -7,19 +7,31 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wetel/wetel/client"
 )
 
-// BenchmarkAPILoad sends messages from 200 concurrent sessions through the
-// GraphQL API to the demo workflow on SQLite, over loopback HTTP: each
-// session asks (turn 1, the menu question) and answers (turn 2, "2"), and
-// again. One op is one turn. It reports turns per second, the p50 and p99
-// latency of a sendMessage, and the Go heap and runtime memory in use.
+// BenchmarkAPILoad is the API under load as the issue states it: 200
+// sessions sending messages at 2,000 turns per second in all (each session
+// one message every 100 ms: the menu question, then "2", and again) through
+// the GraphQL API to the demo workflow on SQLite, over loopback HTTP. It is
+// an open loop: a message goes at its scheduled time whether or not the
+// server kept up, and latency is measured from that time, so a server that
+// falls behind shows it in p99 instead of slowing the load down. One op is
+// one turn; -benchtime 20000x is ten seconds.
 func BenchmarkAPILoad(b *testing.B) {
+	benchLoad(b, 2000)
+}
+
+// BenchmarkAPICapacity is the same 200 sessions sending as fast as the
+// server answers (a closed loop): the throughput ceiling.
+func BenchmarkAPICapacity(b *testing.B) {
+	benchLoad(b, 0)
+}
+
+func benchLoad(b *testing.B, rate float64) {
 	const sessions = 200
 	ts := startServerB(b)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: sessions, MaxConnsPerHost: sessions}}
@@ -38,9 +50,14 @@ func BenchmarkAPILoad(b *testing.B) {
 		}
 		ids[i] = s.StartSession.ID
 	}
-	var next atomic.Int64
+	perSession := max(1, b.N/sessions)
+	var interval time.Duration
+	if rate > 0 {
+		interval = time.Duration(float64(time.Second) * sessions / rate)
+	}
 	lat := make([][]time.Duration, sessions)
 	var wg sync.WaitGroup
+	runtime.GC()
 	b.ResetTimer()
 	start := time.Now()
 	for i := range sessions {
@@ -48,14 +65,21 @@ func BenchmarkAPILoad(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			texts := [2]string{"hello", "2"}
-			for k := 0; next.Add(1) <= int64(b.N); k++ {
-				t0 := time.Now()
+			// Sessions start spread over one interval, as independent users do.
+			due := start.Add(interval * time.Duration(i) / sessions)
+			for k := range perSession {
+				if interval > 0 {
+					time.Sleep(time.Until(due))
+				} else {
+					due = time.Now()
+				}
 				var out turnOut
 				if err := c.Do(context.Background(), sendMessage, map[string]any{"s": ids[i], "t": texts[k%2]}, &out); err != nil {
 					b.Error(err)
 					return
 				}
-				lat[i] = append(lat[i], time.Since(t0))
+				lat[i] = append(lat[i], time.Since(due))
+				due = due.Add(interval)
 			}
 		}()
 	}

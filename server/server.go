@@ -20,6 +20,8 @@ import (
 	"github.com/wetel/wetel/events"
 	"github.com/wetel/wetel/node"
 	_ "github.com/wetel/wetel/node/all" // every node type, in node.Default
+	"github.com/wetel/wetel/outbound"
+	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/postgres"
 	"github.com/wetel/wetel/store/sqlite"
@@ -44,6 +46,9 @@ type Config struct {
 	// MaxBodyBytes bounds a request body; default 10 MB (a graph document
 	// may be 8 MB).
 	MaxBodyBytes int64
+	// AllowHosts opens internal services to outbound calls: hosts and
+	// CIDRs, comma-separated (--allow-host, WETEL_OUTBOUND_ALLOW).
+	AllowHosts string
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
 	Logger   *slog.Logger
@@ -53,15 +58,16 @@ type Config struct {
 
 // Server is one `wetel serve` process.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	store   store.Store
-	turns   *turn.Service
-	hub     *events.Hub
-	auth    *authenticator
-	metrics *metrics
-	handler http.Handler
-	closing chan struct{} // closed when shutdown starts: subscriptions end
+	cfg      Config
+	log      *slog.Logger
+	store    store.Store
+	turns    *turn.Service
+	hub      *events.Hub
+	auth     *authenticator
+	metrics  *metrics
+	callouts *callouts
+	handler  http.Handler
+	closing  chan struct{} // closed when shutdown starts: subscriptions end
 }
 
 // New opens the store, recovers runs a stopped process left RUNNING, sets
@@ -123,8 +129,11 @@ func (s *Server) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.setupCallouts(); err != nil {
+		return err
+	}
 	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log})
-	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live}
+	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live, ServicesFor: s.callouts.services}
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
 	s.handler = s.routes()
@@ -153,6 +162,10 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 	srv.RegisterOnShutdown(func() { close(s.closing) })
+	dctx, stopDelivery := context.WithCancel(context.Background())
+	delivered := make(chan struct{})
+	go func() { s.deliver(dctx); close(delivered) }()
+	defer func() { stopDelivery(); <-delivered }()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	s.log.InfoContext(ctx, "serving", "addr", ln.Addr().String())
@@ -186,5 +199,34 @@ func (s *Server) Close(ctx context.Context) error {
 	if s.hub != nil {
 		errs = append(errs, s.hub.Close(ctx))
 	}
+	if s.callouts != nil {
+		errs = append(errs, s.callouts.close())
+	}
 	return errors.Join(append(errs, s.store.Close())...)
+}
+
+// setupCallouts builds what runs call out with: the SSRF-guarded client
+// with the operator's allowlist, and the key that seals credentials
+// (WETEL_SECRET_KEY, else one generated in the data folder).
+func (s *Server) setupCallouts() error {
+	allow, err := outbound.ParseAllowlist(s.cfg.AllowHosts)
+	if err != nil {
+		return fmt.Errorf("--allow-host: %w", err)
+	}
+	hc, err := outbound.New(outbound.Config{Allow: allow})
+	if err != nil {
+		return err
+	}
+	if s.cfg.DatabaseURL != "" && os.Getenv(secrets.EnvKey) == "" {
+		s.log.Warn("WETEL_SECRET_KEY is not set: credentials are sealed with a key in the data folder, which other replicas do not share")
+	}
+	if err := os.MkdirAll(s.cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("--data: %w", err)
+	}
+	box, err := secrets.LoadKey(s.cfg.DataDir, os.Getenv)
+	if err != nil {
+		return err
+	}
+	s.callouts = newCallouts(s.store, box, hc)
+	return nil
 }

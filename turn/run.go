@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/store"
 )
@@ -63,7 +64,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		return TurnResult{}, fmt.Errorf("accepting the message: %w", err)
 	}
 	vars := facts(sess, history, text, task)
-	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop}
+	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws)}
 	if s.Observer != nil {
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}
@@ -206,4 +207,11 @@ func countUser(history []store.Message) int {
 		}
 	}
 	return n
+}
+
+func (s *Service) services(ws int64) *node.Services {
+	if s.ServicesFor != nil {
+		return s.ServicesFor(ws)
+	}
+	return s.Services
 }

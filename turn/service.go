@@ -30,6 +30,12 @@ type Service struct {
 	// Observer, when set, receives every run's events with its workspace
 	// and session, on the run's goroutine; it must not block.
 	Observer func(ws, sessionID int64, e engine.Event)
+	// Services are the outside systems runs may call (HTTP, custom
+	// actions, MCP connectors, the async outbox); nil for none.
+	Services *node.Services
+	// ServicesFor, when set, gives each workspace its own Services (its
+	// custom actions and connectors) and is used instead of Services.
+	ServicesFor func(ws int64) *node.Services
 
 	mu       sync.Mutex
 	plans    map[planKey]*engine.Plan

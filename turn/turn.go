@@ -32,7 +32,9 @@ type Runner struct {
 	Mock            bool
 	FailureResponse string
 	Observer        engine.Observer
-	lastRunID       int64
+	// Services are the outside systems runs may call; nil for none.
+	Services  *node.Services
+	lastRunID int64
 }
 
 // Result is what one in-memory turn did.
@@ -48,7 +50,7 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 	r.lastRunID++
 	vars := facts(s.Session, s.Transcript, text, false)
 	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
-	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer})
+	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer, Services: r.Services})
 	msgs := replies(res.Messages, res.Status == engine.RunFailed, r.FailureResponse)
 	for _, m := range msgs {
 		s.Transcript = append(s.Transcript, store.Message{Role: "assistant", Text: m.Text})

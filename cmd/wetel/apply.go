@@ -66,8 +66,14 @@ type remoteWorkflow struct {
 }
 
 func (a *applier) apply(ctx context.Context, ws *workspace.File) error {
-	if len(ws.CustomActions) > 0 || len(ws.McpConnectors) > 0 || len(ws.KnowledgeBases) > 0 {
-		return fmt.Errorf("customActions, mcpConnectors and knowledgeBases cannot be applied to a server yet; remove them from the file (wetel run --workspace reads them offline)")
+	if len(ws.KnowledgeBases) > 0 {
+		return fmt.Errorf("knowledgeBases cannot be applied to a server yet; remove them from the file")
+	}
+	if err := a.applyActions(ctx, ws.CustomActions); err != nil {
+		return err
+	}
+	if err := a.applyConnectors(ctx, ws.McpConnectors); err != nil {
+		return err
 	}
 	var have struct{ Workflows []remoteWorkflow }
 	if err := a.c.Do(ctx, `{ workflows { id name draft publishedVersion } }`, nil, &have); err != nil {

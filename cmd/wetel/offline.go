@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -33,17 +34,33 @@ type offlineOptions struct {
 	sessionID       int64  // continue this session of dbPath; 0 starts one
 	mock            bool
 	failureResponse string
+	// services are what the runs may call; nil builds the default: the
+	// guarded HTTP client with WETEL_OUTBOUND_ALLOW and an outbox, no
+	// custom actions or connectors. openOffline owns them either way and
+	// closes them with the offline.
+	services *offlineServices
 }
 
 func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
-	cleanup := func() {}
+	svcs := o.services
+	if svcs == nil {
+		allow, err := parseAllow(nil)
+		if err != nil {
+			return nil, err
+		}
+		if svcs, err = newOfflineServices(ctx, nil, allow, io.Discard); err != nil {
+			return nil, err
+		}
+	}
+	cleanup := svcs.Close
 	path := o.dbPath
 	if path == "" {
 		dir, err := os.MkdirTemp("", "wetel-run-")
 		if err != nil {
+			svcs.Close()
 			return nil, err
 		}
-		path, cleanup = filepath.Join(dir, "wetel.db"), func() { os.RemoveAll(dir) }
+		path, cleanup = filepath.Join(dir, "wetel.db"), func() { os.RemoveAll(dir); svcs.Close() }
 	}
 	st, err := sqlite.Open(path, sqlite.Options{})
 	if err != nil {
@@ -60,7 +77,7 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock}
+	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc}
 	// A process that stopped mid-turn leaves no run RUNNING.
 	if _, err := st.RecoverRuns(ctx, "the process stopped while this run was in flight"); err != nil {
 		off.Close()

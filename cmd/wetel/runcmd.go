@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 
 	"github.com/wetel/wetel/engine"
@@ -93,14 +92,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wetel run: --session needs --db: a session lives in a store")
 		return 2
 	}
-	for _, h := range allow {
-		if err := checkAllowHost(h); err != nil {
-			fmt.Fprintf(stderr, "wetel run: --allow-host %q: %v\n", h, err)
-			return 2
-		}
+	allowlist, err := parseAllow(allow)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel run: %v\n", err)
+		return 2
 	}
+	var ws *workspace.File
 	if *wsPath != "" {
-		if _, err := workspace.Load(*wsPath, os.LookupEnv); err != nil {
+		if ws, err = workspace.Load(*wsPath, os.LookupEnv); err != nil {
 			fmt.Fprintf(stderr, "wetel run: %v\n", err)
 			return 2
 		}
@@ -118,7 +117,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %s: publishing would be refused:\n%v\n", pos[0], err)
 		return 1
 	}
-	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse})
+	// The custom actions and connectors are registered once the graph is
+	// known to compile, so a bad graph starts no MCP server.
+	svcs, err := newOfflineServices(ctx, ws, allowlist, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel run: %v\n", err)
+		return 2
+	}
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse, services: svcs})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 1
@@ -194,23 +200,4 @@ func runRow(r store.Run) runJSON {
 		j.NodeTrace = json.RawMessage("[]")
 	}
 	return j
-}
-
-// checkAllowHost accepts a host name, an IP address or a CIDR.
-func checkAllowHost(h string) error {
-	if _, _, err := net.ParseCIDR(h); err == nil {
-		return nil
-	}
-	if net.ParseIP(h) != nil {
-		return nil
-	}
-	if h == "" || len(h) > 253 {
-		return fmt.Errorf("not a host name, IP address or CIDR")
-	}
-	for _, c := range h {
-		if !(c == '-' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return fmt.Errorf("not a host name, IP address or CIDR")
-		}
-	}
-	return nil
 }

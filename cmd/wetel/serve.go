@@ -18,6 +18,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	data := fs.String("data", envOr("WETEL_DATA_DIR", "wetel-data"), "the folder of the embedded SQLite store (WETEL_DATA_DIR)")
 	database := fs.String("database", os.Getenv("WETEL_DATABASE_URL"), "a postgres:// URL to use PostgreSQL instead (WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
+	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
 	if pos, err := parseInterspersed(fs, args); err != nil {
 		return 2
 	} else if len(pos) > 0 {
@@ -36,7 +37,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log := slog.New(h)
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
-		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), Logger: log, Out: stdout})
+		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
 		return 1

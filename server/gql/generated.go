@@ -67,10 +67,38 @@ type ComplexityRoot struct {
 		Key    func(childComplexity int) int
 	}
 
+	CustomAction struct {
+		CreatedAt func(childComplexity int) int
+		Headers   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Method    func(childComplexity int) int
+		Name      func(childComplexity int) int
+		TimeoutMs func(childComplexity int) int
+		URL       func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
 	Diagnostics struct {
 		Errors      func(childComplexity int) int
 		Publishable func(childComplexity int) int
 		Warnings    func(childComplexity int) int
+	}
+
+	KeyValue struct {
+		Name  func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
+	McpConnector struct {
+		Command     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Credentials func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Tools       func(childComplexity int) int
+		Transport   func(childComplexity int) int
+		URL         func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
 	}
 
 	Me struct {
@@ -92,19 +120,23 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIKey       func(childComplexity int, name string, role Role) int
-		CreateAgent        func(childComplexity int, input CreateAgentInput) int
-		CreateWorkflow     func(childComplexity int, input CreateWorkflowInput) int
-		EndSession         func(childComplexity int, sessionID int) int
-		PublishWorkflow    func(childComplexity int, id int) int
-		RevokeAPIKey       func(childComplexity int, id int) int
-		RollbackWorkflow   func(childComplexity int, id int, version int) int
-		RunWorkflowTask    func(childComplexity int, sessionID int) int
-		SendMessage        func(childComplexity int, sessionID int, text string) int
-		SetSessionIdentity func(childComplexity int, sessionID int, identity *string) int
-		StartSession       func(childComplexity int, input StartSessionInput) int
-		UpdateAgent        func(childComplexity int, id int, input UpdateAgentInput) int
-		UpdateWorkflow     func(childComplexity int, id int, input UpdateWorkflowInput) int
+		CreateAPIKey         func(childComplexity int, name string, role Role) int
+		CreateAgent          func(childComplexity int, input CreateAgentInput) int
+		CreateCustomAction   func(childComplexity int, input CustomActionInput) int
+		CreateWorkflow       func(childComplexity int, input CreateWorkflowInput) int
+		DeleteCustomAction   func(childComplexity int, id int) int
+		DeleteMcpConnector   func(childComplexity int, id int) int
+		EndSession           func(childComplexity int, sessionID int) int
+		PublishWorkflow      func(childComplexity int, id int) int
+		RegisterMcpConnector func(childComplexity int, input McpConnectorInput) int
+		RevokeAPIKey         func(childComplexity int, id int) int
+		RollbackWorkflow     func(childComplexity int, id int, version int) int
+		RunWorkflowTask      func(childComplexity int, sessionID int) int
+		SendMessage          func(childComplexity int, sessionID int, text string) int
+		SetSessionIdentity   func(childComplexity int, sessionID int, identity *string) int
+		StartSession         func(childComplexity int, input StartSessionInput) int
+		UpdateAgent          func(childComplexity int, id int, input UpdateAgentInput) int
+		UpdateWorkflow       func(childComplexity int, id int, input UpdateWorkflowInput) int
 	}
 
 	PendingAwaitReply struct {
@@ -131,6 +163,10 @@ type ComplexityRoot struct {
 		APIKeys             func(childComplexity int) int
 		Agent               func(childComplexity int, id int) int
 		Agents              func(childComplexity int) int
+		CustomAction        func(childComplexity int, id int) int
+		CustomActions       func(childComplexity int) int
+		McpConnector        func(childComplexity int, id int) int
+		McpConnectors       func(childComplexity int) int
 		Me                  func(childComplexity int) int
 		Messages            func(childComplexity int, sessionID int) int
 		NodeConfigSchema    func(childComplexity int, typeArg string) int
@@ -239,6 +275,10 @@ type MutationResolver interface {
 	RunWorkflowTask(ctx context.Context, sessionID int) (*Turn, error)
 	CreateAPIKey(ctx context.Context, name string, role Role) (*CreatedAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id int) (bool, error)
+	CreateCustomAction(ctx context.Context, input CustomActionInput) (*CustomAction, error)
+	DeleteCustomAction(ctx context.Context, id int) (bool, error)
+	RegisterMcpConnector(ctx context.Context, input McpConnectorInput) (*McpConnector, error)
+	DeleteMcpConnector(ctx context.Context, id int) (bool, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*Me, error)
@@ -258,6 +298,10 @@ type QueryResolver interface {
 	Sessions(ctx context.Context, agentID *int, status *SessionStatus, before *int, first *int) ([]Session, error)
 	Messages(ctx context.Context, sessionID int) ([]Message, error)
 	APIKeys(ctx context.Context) ([]APIKey, error)
+	CustomActions(ctx context.Context) ([]CustomAction, error)
+	CustomAction(ctx context.Context, id int) (*CustomAction, error)
+	McpConnectors(ctx context.Context) ([]McpConnector, error)
+	McpConnector(ctx context.Context, id int) (*McpConnector, error)
 }
 type SubscriptionResolver interface {
 	SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error)
@@ -387,6 +431,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreatedApiKey.Key(childComplexity), true
 
+	case "CustomAction.createdAt":
+		if e.ComplexityRoot.CustomAction.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.CreatedAt(childComplexity), true
+	case "CustomAction.headers":
+		if e.ComplexityRoot.CustomAction.Headers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.Headers(childComplexity), true
+	case "CustomAction.id":
+		if e.ComplexityRoot.CustomAction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.ID(childComplexity), true
+	case "CustomAction.method":
+		if e.ComplexityRoot.CustomAction.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.Method(childComplexity), true
+	case "CustomAction.name":
+		if e.ComplexityRoot.CustomAction.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.Name(childComplexity), true
+	case "CustomAction.timeoutMs":
+		if e.ComplexityRoot.CustomAction.TimeoutMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.TimeoutMs(childComplexity), true
+	case "CustomAction.url":
+		if e.ComplexityRoot.CustomAction.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.URL(childComplexity), true
+	case "CustomAction.updatedAt":
+		if e.ComplexityRoot.CustomAction.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomAction.UpdatedAt(childComplexity), true
+
 	case "Diagnostics.errors":
 		if e.ComplexityRoot.Diagnostics.Errors == nil {
 			break
@@ -405,6 +498,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Diagnostics.Warnings(childComplexity), true
+
+	case "KeyValue.name":
+		if e.ComplexityRoot.KeyValue.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KeyValue.Name(childComplexity), true
+	case "KeyValue.value":
+		if e.ComplexityRoot.KeyValue.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KeyValue.Value(childComplexity), true
+
+	case "McpConnector.command":
+		if e.ComplexityRoot.McpConnector.Command == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.Command(childComplexity), true
+	case "McpConnector.createdAt":
+		if e.ComplexityRoot.McpConnector.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.CreatedAt(childComplexity), true
+	case "McpConnector.credentials":
+		if e.ComplexityRoot.McpConnector.Credentials == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.Credentials(childComplexity), true
+	case "McpConnector.id":
+		if e.ComplexityRoot.McpConnector.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.ID(childComplexity), true
+	case "McpConnector.name":
+		if e.ComplexityRoot.McpConnector.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.Name(childComplexity), true
+	case "McpConnector.tools":
+		if e.ComplexityRoot.McpConnector.Tools == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.Tools(childComplexity), true
+	case "McpConnector.transport":
+		if e.ComplexityRoot.McpConnector.Transport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.Transport(childComplexity), true
+	case "McpConnector.url":
+		if e.ComplexityRoot.McpConnector.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.URL(childComplexity), true
+	case "McpConnector.updatedAt":
+		if e.ComplexityRoot.McpConnector.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpConnector.UpdatedAt(childComplexity), true
 
 	case "Me.apiKeyId":
 		if e.ComplexityRoot.Me.APIKeyID == nil {
@@ -502,6 +663,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAgent(childComplexity, args["input"].(CreateAgentInput)), true
+	case "Mutation.createCustomAction":
+		if e.ComplexityRoot.Mutation.CreateCustomAction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomAction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomAction(childComplexity, args["input"].(CustomActionInput)), true
 	case "Mutation.createWorkflow":
 		if e.ComplexityRoot.Mutation.CreateWorkflow == nil {
 			break
@@ -513,6 +685,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWorkflow(childComplexity, args["input"].(CreateWorkflowInput)), true
+	case "Mutation.deleteCustomAction":
+		if e.ComplexityRoot.Mutation.DeleteCustomAction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomAction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomAction(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteMcpConnector":
+		if e.ComplexityRoot.Mutation.DeleteMcpConnector == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteMcpConnector_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteMcpConnector(childComplexity, args["id"].(int)), true
 	case "Mutation.endSession":
 		if e.ComplexityRoot.Mutation.EndSession == nil {
 			break
@@ -535,6 +729,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishWorkflow(childComplexity, args["id"].(int)), true
+	case "Mutation.registerMcpConnector":
+		if e.ComplexityRoot.Mutation.RegisterMcpConnector == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_registerMcpConnector_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegisterMcpConnector(childComplexity, args["input"].(McpConnectorInput)), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -733,7 +938,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Agents(childComplexity), true
+	case "Query.customAction":
+		if e.ComplexityRoot.Query.CustomAction == nil {
+			break
+		}
 
+		args, err := ec.field_Query_customAction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomAction(childComplexity, args["id"].(int)), true
+	case "Query.customActions":
+		if e.ComplexityRoot.Query.CustomActions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.CustomActions(childComplexity), true
+
+	case "Query.mcpConnector":
+		if e.ComplexityRoot.Query.McpConnector == nil {
+			break
+		}
+
+		args, err := ec.field_Query_mcpConnector_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.McpConnector(childComplexity, args["id"].(int)), true
+	case "Query.mcpConnectors":
+		if e.ComplexityRoot.Query.McpConnectors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.McpConnectors(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -1192,6 +1431,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CreateAgentInput", ec.unmarshalInputCreateAgentInput),
 			graphql.NewInputUnmarshaler("CreateWorkflowInput", ec.unmarshalInputCreateWorkflowInput),
+			graphql.NewInputUnmarshaler("CustomActionInput", ec.unmarshalInputCustomActionInput),
+			graphql.NewInputUnmarshaler("KeyValueInput", ec.unmarshalInputKeyValueInput),
+			graphql.NewInputUnmarshaler("McpConnectorInput", ec.unmarshalInputMcpConnectorInput),
 			graphql.NewInputUnmarshaler("StartSessionInput", ec.unmarshalInputStartSessionInput),
 			graphql.NewInputUnmarshaler("UpdateAgentInput", ec.unmarshalInputUpdateAgentInput),
 			graphql.NewInputUnmarshaler("UpdateWorkflowInput", ec.unmarshalInputUpdateWorkflowInput),
@@ -1365,6 +1607,28 @@ func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_CustomAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomAction_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CustomAction_name(ctx, field)
+	case "method":
+		return ec.fieldContext_CustomAction_method(ctx, field)
+	case "url":
+		return ec.fieldContext_CustomAction_url(ctx, field)
+	case "headers":
+		return ec.fieldContext_CustomAction_headers(ctx, field)
+	case "timeoutMs":
+		return ec.fieldContext_CustomAction_timeoutMs(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomAction_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CustomAction_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomAction", field.Name)
+}
+
 func (ec *executionContext) childFields_Diagnostics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "publishable":
@@ -1375,6 +1639,40 @@ func (ec *executionContext) childFields_Diagnostics(ctx context.Context, field g
 		return ec.fieldContext_Diagnostics_warnings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Diagnostics", field.Name)
+}
+
+func (ec *executionContext) childFields_KeyValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_KeyValue_name(ctx, field)
+	case "value":
+		return ec.fieldContext_KeyValue_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KeyValue", field.Name)
+}
+
+func (ec *executionContext) childFields_McpConnector(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_McpConnector_id(ctx, field)
+	case "name":
+		return ec.fieldContext_McpConnector_name(ctx, field)
+	case "transport":
+		return ec.fieldContext_McpConnector_transport(ctx, field)
+	case "command":
+		return ec.fieldContext_McpConnector_command(ctx, field)
+	case "url":
+		return ec.fieldContext_McpConnector_url(ctx, field)
+	case "credentials":
+		return ec.fieldContext_McpConnector_credentials(ctx, field)
+	case "tools":
+		return ec.fieldContext_McpConnector_tools(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_McpConnector_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_McpConnector_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type McpConnector", field.Name)
 }
 
 func (ec *executionContext) childFields_Me(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1743,6 +2041,20 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCustomAction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CustomActionInput, error) {
+			return ec.unmarshalNCustomActionInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomActionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWorkflow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1754,6 +2066,34 @@ func (ec *executionContext) field_Mutation_createWorkflow_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomAction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteMcpConnector_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -1782,6 +2122,20 @@ func (ec *executionContext) field_Mutation_publishWorkflow_args(ctx context.Cont
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_registerMcpConnector_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (McpConnectorInput, error) {
+			return ec.unmarshalNMcpConnectorInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnectorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -1952,6 +2306,34 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 }
 
 func (ec *executionContext) field_Query_agent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customAction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_mcpConnector_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -2679,6 +3061,199 @@ func (ec *executionContext) fieldContext_CreatedApiKey_apiKey(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _CustomAction_id(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomAction_name(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAction_method(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAction_url(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomAction_headers(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_headers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Headers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []KeyValue) graphql.Marshaler {
+			return ec.marshalNKeyValue2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_headers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomAction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KeyValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomAction_timeoutMs(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_timeoutMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeoutMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_timeoutMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomAction_createdAt(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomAction_updatedAt(ctx context.Context, field graphql.CollectedField, obj *CustomAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomAction_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomAction_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomAction", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Diagnostics_publishable(ctx context.Context, field graphql.CollectedField, obj *Diagnostics) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2764,6 +3339,268 @@ func (ec *executionContext) fieldContext_Diagnostics_warnings(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _KeyValue_name(ctx context.Context, field graphql.CollectedField, obj *KeyValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KeyValue_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KeyValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KeyValue", field, false, false, "String")
+}
+
+func (ec *executionContext) _KeyValue_value(ctx context.Context, field graphql.CollectedField, obj *KeyValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KeyValue_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KeyValue_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KeyValue", field, false, false, "String")
+}
+
+func (ec *executionContext) _McpConnector_id(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "Int")
+}
+
+func (ec *executionContext) _McpConnector_name(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "String")
+}
+
+func (ec *executionContext) _McpConnector_transport(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_transport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transport, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_transport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "String")
+}
+
+func (ec *executionContext) _McpConnector_command(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_command(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Command, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_command(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "String")
+}
+
+func (ec *executionContext) _McpConnector_url(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "String")
+}
+
+func (ec *executionContext) _McpConnector_credentials(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_credentials(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Credentials, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []KeyValue) graphql.Marshaler {
+			return ec.marshalNKeyValue2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_credentials(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "McpConnector",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KeyValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _McpConnector_tools(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_tools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tools, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_tools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "JSON")
+}
+
+func (ec *executionContext) _McpConnector_createdAt(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "Time")
+}
+
+func (ec *executionContext) _McpConnector_updatedAt(ctx context.Context, field graphql.CollectedField, obj *McpConnector) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpConnector_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpConnector_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpConnector", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Me_workspaceId(ctx context.Context, field graphql.CollectedField, obj *Me) (ret graphql.Marshaler) {
@@ -3608,6 +4445,182 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCustomAction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomAction(ctx, fc.Args["input"].(CustomActionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CustomAction) graphql.Marshaler {
+			return ec.marshalNCustomAction2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomAction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomAction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomAction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomAction(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomAction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomAction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_registerMcpConnector(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_registerMcpConnector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegisterMcpConnector(ctx, fc.Args["input"].(McpConnectorInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *McpConnector) graphql.Marshaler {
+			return ec.marshalNMcpConnector2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnector(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_registerMcpConnector(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpConnector(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_registerMcpConnector_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteMcpConnector(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteMcpConnector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteMcpConnector(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteMcpConnector(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteMcpConnector_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4620,6 +5633,158 @@ func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ApiKey(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customActions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customActions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().CustomActions(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []CustomAction) graphql.Marshaler {
+			return ec.marshalNCustomAction2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomActionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customActions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customAction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomAction(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CustomAction) graphql.Marshaler {
+			return ec.marshalNCustomAction2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customAction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomAction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customAction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_mcpConnectors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mcpConnectors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().McpConnectors(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []McpConnector) graphql.Marshaler {
+			return ec.marshalNMcpConnector2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnectorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mcpConnectors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpConnector(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_mcpConnector(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mcpConnector(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().McpConnector(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *McpConnector) graphql.Marshaler {
+			return ec.marshalNMcpConnector2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnector(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mcpConnector(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpConnector(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_mcpConnector_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -7081,6 +8246,209 @@ func UnmarshalCreateWorkflowInput(ctx context.Context, raw any) (CreateWorkflowI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCustomActionInput(ctx context.Context, obj any) (CustomActionInput, error) {
+	var it CustomActionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "method", "url", "headers", "timeoutMs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "method":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("method"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Method = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "headers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("headers"))
+			data, err := ec.unmarshalOKeyValueInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Headers = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMs = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCustomActionInput unmarshals raw into the CustomActionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCustomActionInput(ctx context.Context, raw any) (CustomActionInput, error) {
+	var out CustomActionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CustomActionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputKeyValueInput(ctx context.Context, obj any) (KeyValueInput, error) {
+	var it KeyValueInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalKeyValueInput unmarshals raw into the KeyValueInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKeyValueInput(ctx context.Context, raw any) (KeyValueInput, error) {
+	var out KeyValueInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KeyValueInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMcpConnectorInput(ctx context.Context, obj any) (McpConnectorInput, error) {
+	var it McpConnectorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "transport", "command", "url", "credentials"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "transport":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("transport"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Transport = data
+		case "command":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("command"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Command = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "credentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("credentials"))
+			data, err := ec.unmarshalOKeyValueInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Credentials = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMcpConnectorInput unmarshals raw into the McpConnectorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMcpConnectorInput(ctx context.Context, raw any) (McpConnectorInput, error) {
+	var out McpConnectorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "McpConnectorInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputStartSessionInput(ctx context.Context, obj any) (StartSessionInput, error) {
 	var it StartSessionInput
 	if obj == nil {
@@ -7482,6 +8850,74 @@ func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var customActionImplementors = []string{"CustomAction"}
+
+func (ec *executionContext) _CustomAction(ctx context.Context, sel ast.SelectionSet, obj *CustomAction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customActionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomAction")
+		case "id":
+			out.Values[i] = ec._CustomAction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CustomAction_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "method":
+			out.Values[i] = ec._CustomAction_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._CustomAction_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "headers":
+			out.Values[i] = ec._CustomAction_headers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timeoutMs":
+			out.Values[i] = ec._CustomAction_timeoutMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CustomAction_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CustomAction_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var diagnosticsImplementors = []string{"Diagnostics"}
 
 func (ec *executionContext) _Diagnostics(ctx context.Context, sel ast.SelectionSet, obj *Diagnostics) graphql.Marshaler {
@@ -7505,6 +8941,117 @@ func (ec *executionContext) _Diagnostics(ctx context.Context, sel ast.SelectionS
 			}
 		case "warnings":
 			out.Values[i] = ec._Diagnostics_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var keyValueImplementors = []string{"KeyValue"}
+
+func (ec *executionContext) _KeyValue(ctx context.Context, sel ast.SelectionSet, obj *KeyValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, keyValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KeyValue")
+		case "name":
+			out.Values[i] = ec._KeyValue_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._KeyValue_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mcpConnectorImplementors = []string{"McpConnector"}
+
+func (ec *executionContext) _McpConnector(ctx context.Context, sel ast.SelectionSet, obj *McpConnector) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mcpConnectorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("McpConnector")
+		case "id":
+			out.Values[i] = ec._McpConnector_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._McpConnector_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transport":
+			out.Values[i] = ec._McpConnector_transport(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "command":
+			out.Values[i] = ec._McpConnector_command(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._McpConnector_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "credentials":
+			out.Values[i] = ec._McpConnector_credentials(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tools":
+			out.Values[i] = ec._McpConnector_tools(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._McpConnector_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._McpConnector_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7747,6 +9294,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCustomAction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomAction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomAction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomAction(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registerMcpConnector":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_registerMcpConnector(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteMcpConnector":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteMcpConnector(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -8014,6 +9589,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_apiKeys(ctx, field)
+				})
+		case "customActions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customActions(ctx, field)
+				})
+		case "customAction":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customAction(ctx, field)
+				})
+		case "mcpConnectors":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_mcpConnectors(ctx, field)
+				})
+		case "mcpConnector":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_mcpConnector(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -8972,6 +10571,39 @@ func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋwetelᚋwete
 	return ec._CreatedApiKey(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCustomAction2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomAction(ctx context.Context, sel ast.SelectionSet, v CustomAction) graphql.Marshaler {
+	return ec._CustomAction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCustomAction2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomActionᚄ(ctx context.Context, sel ast.SelectionSet, v []CustomAction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomAction2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomAction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomAction2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomAction(ctx context.Context, sel ast.SelectionSet, v *CustomAction) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomAction!")
+		return graphql.Null
+	}
+	return ec._CustomAction(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCustomActionInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐCustomActionInput(ctx context.Context, v any) (CustomActionInput, error) {
+	res, err := ec.unmarshalInputCustomActionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDiagnostics2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐDiagnostics(ctx context.Context, sel ast.SelectionSet, v *Diagnostics) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Diagnostics!")
@@ -9006,6 +10638,64 @@ func (ec *executionContext) marshalNJSON2githubᚗcomᚋwetelᚋwetelᚋserver�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNKeyValue2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValue(ctx context.Context, sel ast.SelectionSet, v KeyValue) graphql.Marshaler {
+	return ec._KeyValue(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKeyValue2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueᚄ(ctx context.Context, sel ast.SelectionSet, v []KeyValue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKeyValue2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNKeyValueInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueInput(ctx context.Context, v any) (KeyValueInput, error) {
+	res, err := ec.unmarshalInputKeyValueInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMcpConnector2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnector(ctx context.Context, sel ast.SelectionSet, v McpConnector) graphql.Marshaler {
+	return ec._McpConnector(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMcpConnector2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnectorᚄ(ctx context.Context, sel ast.SelectionSet, v []McpConnector) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMcpConnector2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnector(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMcpConnector2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnector(ctx context.Context, sel ast.SelectionSet, v *McpConnector) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "McpConnector!")
+		return graphql.Null
+	}
+	return ec._McpConnector(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMcpConnectorInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMcpConnectorInput(ctx context.Context, v any) (McpConnectorInput, error) {
+	res, err := ec.unmarshalInputMcpConnectorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNMe2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMe(ctx context.Context, sel ast.SelectionSet, v *Me) graphql.Marshaler {
@@ -9530,6 +11220,23 @@ func (ec *executionContext) marshalOJSON2githubᚗcomᚋwetelᚋwetelᚋserver�
 	return v
 }
 
+func (ec *executionContext) unmarshalOKeyValueInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueInputᚄ(ctx context.Context, v any) ([]KeyValueInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]KeyValueInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNKeyValueInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐKeyValueInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalOMessage2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMessage(ctx context.Context, sel ast.SelectionSet, v *Message) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -9583,6 +11290,41 @@ func (ec *executionContext) marshalOSessionStatus2ᚖgithubᚗcomᚋwetelᚋwete
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -57,11 +57,71 @@ type CreatedAPIKey struct {
 	APIKey *APIKey `json:"apiKey"`
 }
 
+type CustomAction struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	Method string `json:"method"`
+	// The URL template; {{...}} is rendered from the run's variables.
+	URL string `json:"url"`
+	// Headers, values masked.
+	Headers []KeyValue `json:"headers"`
+	// Timeout of one attempt in ms; 0 leaves the node's (default 10000).
+	TimeoutMs int       `json:"timeoutMs"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+type CustomActionInput struct {
+	// Leave out for the next free id; give one to create or replace it.
+	ID   *int   `json:"id,omitempty"`
+	Name string `json:"name"`
+	// GET, POST, PUT, PATCH or DELETE (default POST).
+	Method    *string         `json:"method,omitempty"`
+	URL       string          `json:"url"`
+	Headers   []KeyValueInput `json:"headers,omitempty"`
+	TimeoutMs *int            `json:"timeoutMs,omitempty"`
+}
+
 type Diagnostics struct {
 	// False when publishing would be refused.
 	Publishable bool      `json:"publishable"`
 	Errors      []Problem `json:"errors"`
 	Warnings    []Problem `json:"warnings"`
+}
+
+// A header or credential: its name, and its value masked when shown back.
+type KeyValue struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type KeyValueInput struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type McpConnector struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	// stdio or http (Streamable HTTP).
+	Transport string   `json:"transport"`
+	Command   []string `json:"command"`
+	URL       string   `json:"url"`
+	// Credentials (environment variables for stdio, headers for http), values masked.
+	Credentials []KeyValue `json:"credentials"`
+	// The tools cached at registration: [{name, description, inputSchema}].
+	Tools     JSON      `json:"tools"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+type McpConnectorInput struct {
+	ID          *int            `json:"id,omitempty"`
+	Name        string          `json:"name"`
+	Transport   string          `json:"transport"`
+	Command     []string        `json:"command,omitempty"`
+	URL         *string         `json:"url,omitempty"`
+	Credentials []KeyValueInput `json:"credentials,omitempty"`
 }
 
 type Me struct {

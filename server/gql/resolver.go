@@ -9,7 +9,9 @@ import (
 	"log/slog"
 
 	"github.com/wetel/wetel/events"
+	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/turn"
 )
@@ -28,6 +30,13 @@ type Resolver struct {
 	Publish func(ctx context.Context, ws, sessionID int64, res turn.TurnResult)
 	// Closing is closed when the server shuts down: subscriptions end.
 	Closing <-chan struct{}
+	// Box seals the headers of custom actions and the credentials of
+	// connectors.
+	Box *secrets.Box
+	// Connect registers a connector with the workspace's MCP pool and
+	// returns its tools; Disconnect forgets one.
+	Connect    func(ctx context.Context, ws int64, c mcpclient.Connector) ([]mcpclient.Tool, error)
+	Disconnect func(ws, id int64)
 }
 
 // Caller is who is calling: the workspace and role of an API key.

@@ -266,6 +266,43 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id int) (bool, erro
 	return true, nil
 }
 
+// CreateCustomAction is the resolver for the createCustomAction field.
+func (r *mutationResolver) CreateCustomAction(ctx context.Context, input CustomActionInput) (*CustomAction, error) {
+	return r.putCustomAction(ctx, input)
+}
+
+// DeleteCustomAction is the resolver for the deleteCustomAction field.
+func (r *mutationResolver) DeleteCustomAction(ctx context.Context, id int) (bool, error) {
+	c, err := owner(ctx, "deleteCustomAction")
+	if err != nil {
+		return false, err
+	}
+	if err := r.Store.DeleteCustomAction(ctx, c.WorkspaceID, int64(id)); err != nil {
+		return false, storeErr(err, "custom action", id)
+	}
+	return true, nil
+}
+
+// RegisterMcpConnector is the resolver for the registerMcpConnector field.
+func (r *mutationResolver) RegisterMcpConnector(ctx context.Context, input McpConnectorInput) (*McpConnector, error) {
+	return r.registerConnector(ctx, input)
+}
+
+// DeleteMcpConnector is the resolver for the deleteMcpConnector field.
+func (r *mutationResolver) DeleteMcpConnector(ctx context.Context, id int) (bool, error) {
+	c, err := owner(ctx, "deleteMcpConnector")
+	if err != nil {
+		return false, err
+	}
+	if err := r.Store.DeleteMcpConnector(ctx, c.WorkspaceID, int64(id)); err != nil {
+		return false, storeErr(err, "mcp connector", id)
+	}
+	if r.Disconnect != nil {
+		r.Disconnect(c.WorkspaceID, int64(id))
+	}
+	return true, nil
+}
+
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*Me, error) {
 	c, err := caller(ctx)
@@ -512,6 +549,74 @@ func (r *queryResolver) APIKeys(ctx context.Context) ([]APIKey, error) {
 	return mapList(ks, toAPIKey), nil
 }
 
+// CustomActions is the resolver for the customActions field.
+func (r *queryResolver) CustomActions(ctx context.Context) ([]CustomAction, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	as, err := r.Store.CustomActions(ctx, c.WorkspaceID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CustomAction, len(as))
+	for i, a := range as {
+		shown, err := r.shownAction(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = *shown
+	}
+	return out, nil
+}
+
+// CustomAction is the resolver for the customAction field.
+func (r *queryResolver) CustomAction(ctx context.Context, id int) (*CustomAction, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.Store.CustomAction(ctx, c.WorkspaceID, int64(id))
+	if err != nil {
+		return nil, storeErr(err, "custom action", id)
+	}
+	return r.shownAction(a)
+}
+
+// McpConnectors is the resolver for the mcpConnectors field.
+func (r *queryResolver) McpConnectors(ctx context.Context) ([]McpConnector, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := r.Store.McpConnectors(ctx, c.WorkspaceID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]McpConnector, len(cs))
+	for i, m := range cs {
+		shown, err := r.shownConnector(m)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = *shown
+	}
+	return out, nil
+}
+
+// McpConnector is the resolver for the mcpConnector field.
+func (r *queryResolver) McpConnector(ctx context.Context, id int) (*McpConnector, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, err := r.Store.McpConnector(ctx, c.WorkspaceID, int64(id))
+	if err != nil {
+		return nil, storeErr(err, "mcp connector", id)
+	}
+	return r.shownConnector(m)
+}
+
 // SessionEvents is the resolver for the sessionEvents field.
 func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error) {
 	c, err := caller(ctx)
@@ -536,6 +641,8 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // Subscription returns SubscriptionResolver implementation.
 func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
-type mutationResolver struct{ *Resolver }
-type queryResolver struct{ *Resolver }
-type subscriptionResolver struct{ *Resolver }
+type (
+	mutationResolver     struct{ *Resolver }
+	queryResolver        struct{ *Resolver }
+	subscriptionResolver struct{ *Resolver }
+)

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/outbound"
+	"github.com/wetel/wetel/workspace"
+)
+
+// outboxDrain bounds how long an offline command waits at exit for async
+// webhooks still being sent: a little more than the longest timeoutMs.
+const outboxDrain = 35 * time.Second
+
+// registerTimeout bounds connecting to one MCP connector at start.
+const registerTimeout = 30 * time.Second
+
+// offlineServices are what the nodes of an offline run may call: the guarded
+// HTTP client, the workspace file's custom actions and MCP connectors, and
+// an outbox that sends async webhooks from this process.
+type offlineServices struct {
+	svc    *node.Services
+	outbox *node.MemoryOutbox
+	pool   *mcpclient.Pool
+}
+
+// parseAllow builds the operator's allowlist from the --allow-host flags
+// and WETEL_OUTBOUND_ALLOW; the error names the bad entry and where it was.
+func parseAllow(flags []string) (outbound.Allowlist, error) {
+	if _, err := outbound.ParseAllowlist(strings.Join(flags, ",")); err != nil {
+		return outbound.Allowlist{}, fmt.Errorf("--allow-host: %w", err)
+	}
+	env := os.Getenv(outbound.EnvAllow)
+	if _, err := outbound.ParseAllowlist(env); err != nil {
+		return outbound.Allowlist{}, fmt.Errorf("%s: %w", outbound.EnvAllow, err)
+	}
+	return outbound.ParseAllowlist(strings.Join(append(append([]string(nil), flags...), env), ","))
+}
+
+// newOfflineServices registers ws's custom actions (ws may be nil) and
+// connects to its MCP connectors, listing their tools once. A connector
+// that cannot be reached is reported on stderr and tried again when a tool
+// node calls it; one whose settings cannot work is an error.
+func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.Allowlist, stderr io.Writer) (*offlineServices, error) {
+	client, err := outbound.New(outbound.Config{Allow: allow})
+	if err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := &offlineServices{outbox: node.NewMemoryOutbox(client, log)}
+	s.svc = &node.Services{HTTP: client, Outbox: s.outbox}
+	if ws == nil {
+		return s, nil
+	}
+	if s.svc.Actions, err = actionList(ws.CustomActions); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if len(ws.McpConnectors) > 0 {
+		s.pool = mcpclient.NewPool(mcpclient.Options{HTTPClient: client.HTTP(), Logger: log})
+		s.svc.Tools = node.PoolTools{Pool: s.pool}
+		if err := registerConnectors(ctx, s.pool, ws.McpConnectors, stderr); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// actionList turns the file's custom actions into the run's ActionSource;
+// headers arrive with ${NAME} already read from the environment.
+func actionList(list []workspace.CustomAction) (node.ActionList, error) {
+	out := make(node.ActionList, len(list))
+	for i, a := range list {
+		if _, err := node.ParseURLTemplate(a.URL); err != nil {
+			return nil, fmt.Errorf("workspace: customActions[%d] (%s): url: %w", i, a.Name, err)
+		}
+		out[int64(a.ID)] = node.CustomAction{ID: int64(a.ID), Name: a.Name, Method: strings.ToUpper(a.Method),
+			URL: a.URL, Headers: a.Headers, TimeoutMs: a.TimeoutMs}
+	}
+	return out, nil
+}
+
+func registerConnectors(ctx context.Context, pool *mcpclient.Pool, list []workspace.McpConnector, stderr io.Writer) error {
+	for i, c := range list {
+		conn := mcpclient.Connector{ID: c.ID, Name: c.Name, Transport: c.Transport, Command: c.Command, URL: c.URL}
+		// A connector's credentials are its server's environment over
+		// stdio, and request headers over HTTP.
+		if c.Transport == mcpclient.TransportStdio {
+			conn.Env = c.Credentials
+		} else {
+			conn.Headers = c.Credentials
+		}
+		rctx, cancel := context.WithTimeout(ctx, registerTimeout)
+		_, err := pool.Register(rctx, conn)
+		cancel()
+		if errors.Is(err, mcpclient.ErrInvalidConnector) {
+			return fmt.Errorf("workspace: mcpConnectors[%d] (%s): %w", i, c.Name, err)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: MCP connector %d (%s) is not reachable now, its tool nodes will try again: %v\n", c.ID, c.Name, err)
+		}
+	}
+	return nil
+}
+
+// Close waits for async webhooks still being sent (a bounded time), then
+// stops the MCP servers and closes idle connections.
+func (s *offlineServices) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), outboxDrain)
+	defer cancel()
+	_ = s.outbox.Close(ctx)
+	if s.pool != nil {
+		_ = s.pool.Close()
+	}
+	s.svc.HTTP.CloseIdleConnections()
+}
