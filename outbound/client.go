@@ -78,8 +78,8 @@ func New(cfg Config) (*Client, error) {
 	t.DialTLSContext = nil
 	// Dial and DialTLS are deprecated but still honoured when set, and
 	// DialTLS wins over DialContext for https.
-	t.Dial = nil
-	t.DialTLS = nil
+	t.Dial = nil    //lint:ignore SA1019 cleared so a caller's dialer cannot bypass the guard
+	t.DialTLS = nil //lint:ignore SA1019 as above
 	// A custom DialContext turns HTTP/2 off unless asked for.
 	t.ForceAttemptHTTP2 = true
 	return &Client{

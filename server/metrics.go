@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/events"
@@ -35,7 +36,7 @@ func newMetrics() *metrics {
 			Help: "HTTP requests, by route and status code class."}, []string{"route", "code"}),
 	}
 	m.reg.MustRegister(m.turns, m.nodes, m.runTime, m.requests,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

@@ -418,8 +418,8 @@ type EventLog interface {
 	// AppendEvents appends evs to the session's log atomically, numbering
 	// them after its last event, and returns them with Seq, WorkspaceID,
 	// SessionID and, when zero, CreatedAt set. Concurrent appends to one
-	// session never share or skip a number. ErrNotFound when the session
-	// is not ws's.
+	// session never share or skip a number. Each payload must be JSON
+	// (ErrInvalid otherwise). ErrNotFound when the session is not ws's.
 	AppendEvents(ctx context.Context, ws, sessionID int64, evs []Event) ([]Event, error)
 	// EventsAfter lists the session's events with Seq > afterSeq in Seq
 	// order, at most limit (0 is DefaultEventLimit; at most MaxEventLimit).
@@ -430,8 +430,10 @@ type EventLog interface {
 	// lower it. ErrNotFound when the session is not ws's.
 	LastEventSeq(ctx context.Context, ws, sessionID int64) (int64, error)
 	// PruneEvents deletes events created before before, in every workspace
-	// (an operator's step), and returns how many. Numbering continues where
-	// it was: a pruned session's next event does not restart at 1.
+	// (an operator's step), and returns how many. Events appended in one
+	// call are kept or deleted together, by the newest of them, so an old
+	// event may outlive the window beside a newer one. Numbering continues
+	// where it was: a pruned session's next event does not restart at 1.
 	PruneEvents(ctx context.Context, before time.Time) (int, error)
 }
 

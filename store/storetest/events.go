@@ -1,8 +1,11 @@
 package storetest
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,6 +98,91 @@ func testEvents(t *testing.T, e *env) {
 	}
 	_, err = s.LastEventSeq(ctx, tn.ws, sess.ID+1_000_000)
 	wantErr(t, "LastEventSeq of an unknown session", err, store.ErrNotFound)
+
+	t.Run("Batches", func(t *testing.T) { testEventBatches(t, tn) })
+}
+
+// testEventBatches reads a session's log from every seq with every limit
+// up to its length: a replay may start, and a limit cut, in the middle of
+// what one append stored. Payloads come back as they went in, but for the
+// white space around them; an event without one has none, not null.
+func testEventBatches(t *testing.T, tn *tenant) {
+	ctx := t.Context()
+	s := tn.s
+	sess := tn.session(t, "")
+	t0 := now()
+	var want []store.Event
+	for _, batch := range [][]store.Event{
+		{
+			{Type: `a "quoted" type \ é`, Payload: json.RawMessage(`"]\"[{ ünïcode \u00e9"`), CreatedAt: t0.Add(-time.Minute)},
+			{Type: "null", Payload: json.RawMessage(`null`), CreatedAt: t0.Add(-2 * time.Minute)},
+			{Type: "spaced", Payload: json.RawMessage(" \n\t[1, {\"a\": \"]\", \"b\": [[], {}]}, -1.5e3, true] \r\n")},
+			{Type: "none"},
+		},
+		{
+			{Type: "number", Payload: json.RawMessage(`42`), CreatedAt: t0.Add(-time.Second)},
+			{Type: "nested", Payload: json.RawMessage(`{"x":{"y":[{"z":"}"}]}}`)},
+			{Type: "empty", Payload: json.RawMessage(`{}`)},
+		},
+		events("single", 1),
+	} {
+		got, err := s.AppendEvents(ctx, tn.ws, sess.ID, batch)
+		must(t, err)
+		for i, e := range batch {
+			if p := bytes.TrimSpace(e.Payload); !bytes.Equal(got[i].Payload, p) || (p == nil) != (got[i].Payload == nil) {
+				t.Errorf("AppendEvents returned payload %q for %q", got[i].Payload, e.Payload)
+			}
+			if !e.CreatedAt.IsZero() && !got[i].CreatedAt.Equal(e.CreatedAt) {
+				t.Errorf("AppendEvents returned time %v for %v", got[i].CreatedAt, e.CreatedAt)
+			}
+		}
+		want = append(want, got...)
+	}
+	if len(want) != 8 || want[7].Seq != 8 {
+		t.Fatalf("appended %s", str(want))
+	}
+	for after := 0; after <= len(want); after++ {
+		for limit := 1; limit <= len(want)+1; limit++ {
+			got, err := s.EventsAfter(ctx, tn.ws, sess.ID, int64(after), limit)
+			must(t, err)
+			if w := want[after:min(after+limit, len(want))]; !sameEvents(got, w) {
+				t.Errorf("EventsAfter(%d, limit %d) = %s\nwant %s", after, limit, dump(got), dump(w))
+			}
+		}
+	}
+
+	for _, bad := range []string{`{"a":`, `{} {}`, `  `, `nul`, `{'a': 1}`} {
+		_, err := s.AppendEvents(ctx, tn.ws, sess.ID, []store.Event{{Type: "ok"}, {Type: "bad", Payload: json.RawMessage(bad)}})
+		wantErr(t, fmt.Sprintf("a payload of %q", bad), err, store.ErrInvalid)
+	}
+	if last, err := s.LastEventSeq(ctx, tn.ws, sess.ID); err != nil || last != 8 {
+		t.Errorf("after refused payloads, LastEventSeq = %d, %v, want 8", last, err)
+	}
+}
+
+// sameEvents compares events field by field: payloads byte for byte, nil
+// apart from empty, times as instants.
+func sameEvents(a, b []store.Event) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.WorkspaceID != y.WorkspaceID || x.SessionID != y.SessionID || x.Seq != y.Seq || x.Type != y.Type ||
+			!bytes.Equal(x.Payload, y.Payload) || (x.Payload == nil) != (y.Payload == nil) || !x.CreatedAt.Equal(y.CreatedAt) {
+			return false
+		}
+	}
+	return true
+}
+
+// dump shows events with their payloads verbatim (str would compact them).
+func dump(evs []store.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		fmt.Fprintf(&b, "\n\t%d %q %q %v", e.Seq, e.Type, e.Payload, e.CreatedAt)
+	}
+	return b.String()
 }
 
 // testEventsConcurrent appends to one session from many goroutines at once:
@@ -138,8 +226,9 @@ func testEventsConcurrent(t *testing.T, e *env) {
 }
 
 // testPruneEvents prunes old events of every workspace (a store of its
-// own): newer ones stay, and numbering goes on after a pruned session's
-// last number.
+// own): newer ones stay, and so do old ones appended with a newer one,
+// numbering goes on after a pruned session's last number, and the count
+// is of events, not of appends.
 func testPruneEvents(t *testing.T, e *env) {
 	ctx := t.Context()
 	s := e.fresh(t)
@@ -156,11 +245,19 @@ func testPruneEvents(t *testing.T, e *env) {
 	must(t, err)
 	_, err = s.AppendEvents(ctx, b.ws, sb.ID, events("new", 2))
 	must(t, err)
+	// What one call appended goes together: an old event stays while a
+	// newer one of its batch does.
+	sc := a.session(t, "")
+	mixed, err := s.AppendEvents(ctx, a.ws, sc.ID, []store.Event{oldEvents[0], {Type: "new"}})
+	must(t, err)
 
 	n, err := s.PruneEvents(ctx, now().Add(-time.Hour))
 	must(t, err)
 	if n != 4 {
 		t.Errorf("PruneEvents = %d, want 4", n)
+	}
+	if kept, err := s.EventsAfter(ctx, a.ws, sc.ID, 0, 0); err != nil || !sameEvents(kept, mixed) {
+		t.Errorf("a batch with a recent event kept %s, %v, want %s", str(kept), err, str(mixed))
 	}
 	left, err := s.EventsAfter(ctx, b.ws, sb.ID, 0, 0)
 	must(t, err)
@@ -179,5 +276,72 @@ func testPruneEvents(t *testing.T, e *env) {
 	must(t, err)
 	if n != 0 {
 		t.Errorf("pruning again = %d, want 0", n)
+	}
+}
+
+// benchTurnEvents is what a turn publishes: ten events whose payloads are
+// about 150 bytes each, stamped as the server's persister stamps them.
+func benchTurnEvents(run int, at time.Time) []store.Event {
+	types := [...]string{"RunStarted", "NodeExecuting", "NodeCompleted", "NodeExecuting", "NodeCompleted",
+		"NodeExecuting", "NodeCompleted", "Message", "RunFinished", "TurnComplete"}
+	evs := make([]store.Event, len(types))
+	for i, typ := range types {
+		evs[i] = store.Event{Type: typ, CreatedAt: at.Add(time.Duration(i) * time.Millisecond),
+			Payload: json.RawMessage(fmt.Sprintf(
+				`{"runId":%d,"nodeId":"node-%d","status":"COMPLETED","durationMs":%d,"output":{"text":"Your flat white is on its way, see you at the counter."}}`,
+				run, i, 10+i))}
+	}
+	return evs
+}
+
+// benchEventSessions makes n sessions of one workspace.
+func benchEventSessions(b *testing.B, s store.Store, n int) (ws int64, ids []int64) {
+	b.Helper()
+	ws, agent, _ := BenchTenant(b, s)
+	for range n {
+		sess, err := s.CreateSession(context.Background(), store.Session{WorkspaceID: ws, AgentID: agent})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, sess.ID)
+	}
+	return ws, ids
+}
+
+// BenchAppendEvents is the server's event persister: an op is one
+// AppendEvents call of a turn's ten events, round 64 sessions.
+func BenchAppendEvents(b *testing.B, s store.Store) {
+	ws, sessions := benchEventSessions(b, s, 64)
+	batches := make([][]store.Event, 16)
+	for i := range batches {
+		batches[i] = benchTurnEvents(i, time.Now())
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := s.AppendEvents(ctx, ws, sessions[i%len(sessions)], batches[i%len(batches)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchEventsAfter is a reconnecting client's replay: the last 25 events
+// of a session that has 50 turns' worth, from the middle of a turn.
+func BenchEventsAfter(b *testing.B, s store.Store) {
+	ws, sessions := benchEventSessions(b, s, 1)
+	ctx := context.Background()
+	for i := range 50 {
+		if _, err := s.AppendEvents(ctx, ws, sessions[0], benchTurnEvents(i, time.Now())); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, err := s.EventsAfter(ctx, ws, sessions[0], 475, 0)
+		if err != nil || len(evs) != 25 || evs[0].Seq != 476 {
+			b.Fatalf("%d events, %v", len(evs), err)
+		}
 	}
 }

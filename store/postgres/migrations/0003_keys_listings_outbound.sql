@@ -85,16 +85,27 @@ CREATE INDEX outbound_run ON outbound (run_id);
 -- event_seq, moved by the append's own statement: the update locks the
 -- session row, so concurrent appends to one session take turns, and
 -- numbers do not restart when old events are pruned. The primary key is
--- the backstop against a shared number.
+-- the backstop against two batches numbered alike.
 ALTER TABLE sessions ADD COLUMN event_seq bigint NOT NULL DEFAULT 0;
-CREATE TABLE events (
+-- A row per AppendEvents call (typically a turn's ten events), so one
+-- heap tuple and two index entries per batch, not per event: its events
+-- are first_seq..last_seq, the i-th element (from 1) of types, payloads
+-- and created_ats being event first_seq+i-1's; created_at is its newest
+-- event's time. toast_tuple_target keeps a batch of up to 8 kB in its row
+-- as it is: past the default 2 kB (a turn's events come close), it would
+-- be compressed, or moved to the TOAST table, a row and an index entry
+-- more per append.
+CREATE TABLE event_batches (
 	session_id   bigint NOT NULL,
-	seq          bigint NOT NULL,
+	last_seq     bigint NOT NULL,
+	first_seq    bigint NOT NULL,
 	workspace_id bigint NOT NULL,
 	created_at   timestamptz NOT NULL,
-	type         text NOT NULL,
-	payload      text,
-	PRIMARY KEY (session_id, seq)
-);
+	types        text[] NOT NULL,
+	payloads     text[] NOT NULL,
+	created_ats  timestamptz[] NOT NULL,
+	-- EventsAfter starts at the first batch ending after the seq it is given.
+	PRIMARY KEY (session_id, last_seq)
+) WITH (toast_tuple_target = 8160);
 -- PruneEvents.
-CREATE INDEX events_created ON events (created_at);
+CREATE INDEX event_batches_created ON event_batches (created_at);

@@ -90,14 +90,22 @@ CREATE INDEX outbound_run ON outbound (run_id);
 -- event_seq, moved in the same transaction as the insert, so numbers are
 -- never shared or skipped and do not restart when old events are pruned.
 ALTER TABLE sessions ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE events (
+-- A row per AppendEvents call (typically a turn's ten events): its events
+-- are first_seq..last_seq, encoded in events as a JSON array (events.go),
+-- and created_at is its newest event's time. A rowid table, so that a
+-- batch, a kilobyte or two, is appended to the table's last page, and
+-- stays on it: in a WITHOUT ROWID table it would spill to an overflow
+-- page, which every key comparison in its leaf then reads.
+CREATE TABLE event_batches (
+	id           INTEGER PRIMARY KEY,
 	session_id   INTEGER NOT NULL,
-	seq          INTEGER NOT NULL,
+	last_seq     INTEGER NOT NULL,
+	first_seq    INTEGER NOT NULL,
 	workspace_id INTEGER NOT NULL,
-	type         TEXT NOT NULL,
-	payload      TEXT,
 	created_at   INTEGER NOT NULL,
-	PRIMARY KEY (session_id, seq)
-) STRICT, WITHOUT ROWID;
+	events       TEXT NOT NULL
+) STRICT;
+-- EventsAfter seeks to the first batch ending after the seq it is given.
+CREATE UNIQUE INDEX event_batches_session ON event_batches (session_id, last_seq);
 -- PruneEvents.
-CREATE INDEX events_created ON events (created_at);
+CREATE INDEX event_batches_created ON event_batches (created_at);
