@@ -487,6 +487,10 @@ type Store interface {
 	// (zero when the agent has none), the transcript in id order, and the
 	// open wait with its snapshot, expired as OpenWait does.
 	TurnState(ctx context.Context, ws, sessionID int64, now time.Time) (TurnState, error)
+	// TurnStateSince is TurnState with History holding only the messages
+	// whose id is above afterMessageID: a caller that keeps the transcript
+	// it has read (messages are append-only) reads only what is new.
+	TurnStateSince(ctx context.Context, ws, sessionID int64, now time.Time, afterMessageID int64) (TurnState, error)
 	// PendingWaits lists OPEN, unexpired waits: one session's, or the whole
 	// workspace's when sessionID is 0. Snapshots are never included.
 	PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]Wait, error)

@@ -23,15 +23,19 @@ type resumption struct {
 
 func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, task bool) (TurnResult, error) {
 	now := s.now().Now()
-	// One read for everything the turn needs before it starts.
-	state, err := s.Store.TurnState(ctx, ws, sessionID, now)
+	// One read for everything the turn needs before it starts; of the
+	// transcript, only what this Service has not read yet.
+	cached, after := s.transcripts.since(ws, sessionID)
+	state, err := s.Store.TurnStateSince(ctx, ws, sessionID, now, after)
 	if err != nil {
 		return TurnResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
-	sess, wf, history := state.Session, state.Workflow, state.History
+	sess, wf := state.Session, state.Workflow
 	if sess.Status == store.SessionEnded {
+		s.transcripts.forget(sessionID)
 		return TurnResult{}, ErrSessionEnded
 	}
+	history := s.transcripts.extend(ws, sessionID, cached, state.History)
 	user := store.Message{WorkspaceID: ws, SessionID: sessionID, Role: "user", Text: text}
 	if task {
 		// A task says nothing in the transcript; the store writes no
@@ -63,7 +67,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, fmt.Errorf("accepting the message: %w", err)
 	}
-	vars := facts(sess, history, text, task)
+	vars := turnFacts(sess, history.items, history.users, text, task)
 	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws)}
 	if s.Observer != nil {
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
@@ -182,6 +186,14 @@ func facts(sess store.Session, history []store.Message, text string, task bool) 
 	for _, m := range history {
 		h = append(h, map[string]any{"role": m.Role, "text": m.Text})
 	}
+	return turnFacts(sess, h, countUser(history), text, task)
+}
+
+// turnFacts are the facts from a transcript already shaped as
+// conversationHistory entries, of which users are the user's messages.
+func turnFacts(sess store.Session, history []any, users int, text string, task bool) map[string]any {
+	h := make([]any, len(history), len(history)+1)
+	copy(h, history)
 	if !task {
 		h = append(h, map[string]any{"role": "user", "text": text})
 	}
@@ -191,7 +203,7 @@ func facts(sess store.Session, history []store.Message, text string, task bool) 
 	vars["sessionId"] = sess.ID
 	vars["tenantId"] = sess.WorkspaceID
 	vars["agentId"] = sess.AgentID
-	vars["turnIndex"] = countUser(history)
+	vars["turnIndex"] = users
 	vars["clientExternalId"] = sess.ClientExternalID
 	if sess.Channel != "" {
 		vars["channel"] = sess.Channel

@@ -37,6 +37,8 @@ type Service struct {
 	// custom actions and connectors) and is used instead of Services.
 	ServicesFor func(ws int64) *node.Services
 
+	transcripts transcripts
+
 	mu       sync.Mutex
 	plans    map[planKey]*engine.Plan
 	sessions map[int64]*sessionTurns

@@ -256,3 +256,40 @@ func TestNewerMessageInterrupts(t *testing.T) {
 		t.Fatalf("second %+v %+v", second.Runs[0], second.Messages)
 	}
 }
+
+// TestTranscriptAcrossTurns checks conversationHistory and turnIndex over
+// several turns, with a message another Service (a replica, or a process
+// that restarted) added in between: each turn sees the whole transcript in
+// order, though a Service reads only what is new to it.
+func TestTranscriptAcrossTurns(t *testing.T) {
+	t.Parallel()
+	const graph = `{"nodes":[{"id":"start","type":"start"},
+	{"id":"say","type":"response","config":{"messageTemplate":"{{turnIndex}}:{{#each conversationHistory}}{{role}}={{text}};{{/each}}"}}],
+	"edges":[{"id":"e1","source":"start","target":"say"}]}`
+	f := newFixture(t, graph)
+	s := f.session(t)
+	if got := f.send(t, s, "a").Messages[0].Text; got != "0:user=a;" {
+		t.Fatalf("turn 1: %q", got)
+	}
+	if got := f.send(t, s, "b").Messages[0].Text; got != "1:user=a;assistant=0:user=a;;user=b;" {
+		t.Fatalf("turn 2: %q", got)
+	}
+	other := &turn.Service{Store: f.st, Engine: f.svc.Engine, Registry: f.svc.Registry, Clock: f.svc.Clock}
+	if got := sendVia(t, other, f, s, "c").Messages[0].Text; !strings.HasPrefix(got, "2:user=a;") || !strings.HasSuffix(got, ";user=c;") {
+		t.Fatalf("turn 3 on another service: %q", got)
+	}
+	got := f.send(t, s, "d").Messages[0].Text
+	want := "3:user=a;assistant=0:user=a;;user=b;assistant=1:user=a;assistant=0:user=a;;user=b;;user=c;assistant="
+	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, ";user=d;") || strings.Count(got, "user=c;") != 2 {
+		t.Fatalf("turn 4 back on the first service:\n got %q\nwant %q…;user=d;", got, want)
+	}
+}
+
+func sendVia(t *testing.T, svc *turn.Service, f *fixture, s store.Session, text string) turn.TurnResult {
+	t.Helper()
+	res, err := svc.Send(context.Background(), f.ws, s.ID, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

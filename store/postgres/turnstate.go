@@ -32,7 +32,7 @@ const turnStateSQL = `SELECT s.id, s.workspace_id, s.agent_id, s.identity, s.sta
 			array_agg(text ORDER BY id) AS texts, array_agg(mood ORDER BY id) AS moods,
 			array_agg(coalesce(run_id, 0) ORDER BY id) AS runs,
 			array_agg(turn_complete ORDER BY id) AS done, array_agg(created_at ORDER BY id) AS ats
-		FROM messages WHERE session_id = s.id
+		FROM messages WHERE session_id = s.id AND id > $3
 	) m
 	WHERE s.id = $1 AND s.workspace_id = $2`
 
@@ -104,10 +104,15 @@ func (x *turnStateScan) state() (store.TurnState, error) {
 // An open wait found past its expiry is then closed as EXPIRED and left
 // out, as OpenWait does.
 func (s *Store) TurnState(ctx context.Context, ws, sessionID int64, now time.Time) (store.TurnState, error) {
+	return s.TurnStateSince(ctx, ws, sessionID, now, 0)
+}
+
+// TurnStateSince is TurnState reading only the messages after afterMessageID.
+func (s *Store) TurnStateSince(ctx context.Context, ws, sessionID int64, now time.Time, afterMessageID int64) (store.TurnState, error) {
 	var st store.TurnState
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		var x turnStateScan
-		if err := c.QueryRow(ctx, turnStateSQL, sessionID, ws).Scan(x.dest()...); err != nil {
+		if err := c.QueryRow(ctx, turnStateSQL, sessionID, ws, afterMessageID).Scan(x.dest()...); err != nil {
 			return mapErr(err)
 		}
 		var err error

@@ -46,6 +46,7 @@ const (
 	qAgent
 	qSession
 	qMessages
+	qMessagesAfter
 	qRun
 	qRunsBySession
 	qOpenWait
@@ -202,6 +203,8 @@ var queries = [numQueries]string{
 	qSession: `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND workspace_id = ?`,
 	qMessages: `SELECT ` + messageCols + ` FROM messages
 		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,
+	qMessagesAfter: `SELECT ` + messageCols + ` FROM messages
+		WHERE session_id = ? AND workspace_id = ? AND id > ? ORDER BY id`,
 	qRun: `SELECT ` + runCols + ` FROM runs WHERE id = ? AND workspace_id = ?`,
 	qRunsBySession: `SELECT ` + runCols + ` FROM runs
 		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,

@@ -13,6 +13,11 @@ import (
 // transcript. An open wait found past its expiry is closed as EXPIRED, on
 // the writer, and left out.
 func (s *Store) TurnState(ctx context.Context, ws, sessionID int64, now time.Time) (store.TurnState, error) {
+	return s.TurnStateSince(ctx, ws, sessionID, now, 0)
+}
+
+// TurnStateSince is TurnState reading only the messages after afterMessageID.
+func (s *Store) TurnStateSince(ctx context.Context, ws, sessionID int64, now time.Time, afterMessageID int64) (store.TurnState, error) {
 	var st store.TurnState
 	err := s.readTx(ctx, func(c *conn) error {
 		v, err := c.row(qTurnHead, sessionID, ws)
@@ -33,7 +38,7 @@ func (s *Store) TurnState(ctx context.Context, ws, sessionID int64, now time.Tim
 			}
 			st.HasWait, st.Snapshot = true, doc(w[12])
 		}
-		r, err := c.query(qMessages, sessionID, ws)
+		r, err := c.query(qMessagesAfter, sessionID, ws, afterMessageID)
 		if err != nil {
 			return err
 		}

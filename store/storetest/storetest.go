@@ -57,6 +57,7 @@ var cases = []struct {
 	{"PendingWaits", testPendingWaits},
 	{"TurnState", testTurnState},
 	{"TurnStateNoWorkflow", testTurnStateNoWorkflow},
+	{"TurnStateSince", testTurnStateSince},
 	{"TurnStateIsolation", testTurnStateIsolation},
 	{"SetIdentity", testSetIdentity},
 	{"EndSession", testEndSession},

@@ -172,3 +172,37 @@ func testTurnStateIsolation(t *testing.T, e *env) {
 		t.Errorf("the owner's TurnState = %s", str(st))
 	}
 }
+
+// testTurnStateSince: the transcript read after a message id holds only the
+// newer messages; everything else is as TurnState reads it.
+func testTurnStateSince(t *testing.T, e *env) {
+	ctx := t.Context()
+	s := e.shared
+	tn := newTenant(t, s)
+	sess := tn.session(t, "")
+	var ids []int64
+	for _, text := range []string{"one", "two", "three"} {
+		m, err := s.AppendMessage(ctx, store.Message{WorkspaceID: tn.ws, SessionID: sess.ID, Role: "user", Text: text})
+		must(t, err)
+		ids = append(ids, m.ID)
+	}
+	full, err := s.TurnState(ctx, tn.ws, sess.ID, now())
+	must(t, err)
+	since, err := s.TurnStateSince(ctx, tn.ws, sess.ID, now(), ids[1])
+	must(t, err)
+	if len(since.History) != 1 || since.History[0].Text != "three" || since.History[0].ID != ids[2] {
+		t.Fatalf("history after message %d = %s", ids[1], str(since.History))
+	}
+	since.History, full.History = nil, nil
+	if !reflect.DeepEqual(since, full) {
+		t.Errorf("TurnStateSince differs beyond the history:\n%s\n%s", str(since), str(full))
+	}
+	none, err := s.TurnStateSince(ctx, tn.ws, sess.ID, now(), ids[2])
+	must(t, err)
+	if len(none.History) != 0 {
+		t.Errorf("history after the last message = %s", str(none.History))
+	}
+	if _, err := s.TurnStateSince(ctx, tn.ws+1_000_000, sess.ID, now(), 0); !wantIs(err, store.ErrNotFound) {
+		t.Errorf("another workspace's session: %v", err)
+	}
+}
