@@ -43,7 +43,9 @@ func TestTenantIsolation(t *testing.T) {
 	do(t, oc, sendMessage, map[string]any{"s": ss.StartSession.ID, "t": "hi"}, &turn)
 	run := turn.SendMessage.Runs[0].ID
 
-	ids := map[string]any{"w": wf.CreateWorkflow.ID, "a": ag.CreateAgent.ID, "s": ss.StartSession.ID, "r": run, "k": int(key.ID)}
+	var ca struct{ CreateCustomAction struct{ ID int } }
+	do(t, oc, `mutation { createCustomAction(input: {id: 77, name: "theirs", url: "https://partner.example.com/x"}) { id } }`, nil, &ca)
+	ids := map[string]any{"w": wf.CreateWorkflow.ID, "a": ag.CreateAgent.ID, "s": ss.StartSession.ID, "r": run, "k": int(key.ID), "c": ca.CreateCustomAction.ID}
 	ops := []string{
 		`query($w: Int!) { workflow(id: $w) { id name draft } }`,
 		`query($w: Int!) { workflowVersions(workflowId: $w) { number graph } }`,
@@ -70,6 +72,10 @@ func TestTenantIsolation(t *testing.T) {
 		`mutation($s: Int!) { endSession(sessionId: $s) { id } }`,
 		`mutation($s: Int!) { runWorkflowTask(sessionId: $s) { runs { id } } }`,
 		`mutation($k: Int!) { revokeApiKey(id: $k) }`,
+		`query($c: Int!) { customAction(id: $c) { id url headers { value } } }`,
+		`mutation($c: Int!) { deleteCustomAction(id: $c) }`,
+		`query($c: Int!) { mcpConnector(id: $c) { id } }`,
+		`mutation($c: Int!) { deleteMcpConnector(id: $c) }`,
 	}
 	var own struct{ Agents []struct{ ID int } }
 	do(t, ts.c, `{ agents { id } }`, nil, &own)
@@ -116,6 +122,11 @@ func TestTenantIsolation(t *testing.T) {
 	do(t, oc, `query($s: Int!) { session(id: $s) { status identity } messages(sessionId: $s) { text } }`, map[string]any{"s": ss.StartSession.ID}, &after)
 	if after.Session.Status != "OPEN" || after.Session.Identity != nil || len(after.Messages) != 2 {
 		t.Errorf("the other workspace's session was touched: %+v", after)
+	}
+	var theirs struct{ CustomActions []struct{ ID int } }
+	do(t, oc, `{ customActions { id } }`, nil, &theirs)
+	if len(theirs.CustomActions) != 1 {
+		t.Errorf("the other workspace's custom action was deleted: %+v", theirs)
 	}
 }
 
