@@ -30,12 +30,13 @@ func BenchmarkAwaitResumePostgres(b *testing.B) {
 	benchAwaitResume(b, newFixtureOn(b, awaitResume(b), st))
 }
 
-// BenchmarkAwaitResumeSQLiteConcurrent is W2 with 16 sessions in flight at
-// once, as a server sees them: turns of different sessions share commits.
+// BenchmarkAwaitResumeSQLiteConcurrent is W2 with 64 sessions in flight at
+// once (32 per CPU), as a server with many conversations sees them: turns
+// of different sessions share commits (the SQLite store's group commit).
 func BenchmarkAwaitResumeSQLiteConcurrent(b *testing.B) {
 	f := newFixture(b, awaitResume(b))
 	f.svc.Clock, f.svc.Engine = nil, mustEngine(b)
-	b.SetParallelism(8)
+	b.SetParallelism(32)
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
