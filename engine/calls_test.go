@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -93,22 +95,22 @@ func TestActionAgainstPartners(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			url, p := closedPort(t), (*partner)(nil)
+			url, p := testpeer.ClosedPort(t), (*partner)(nil)
 			if tc.handler != nil {
 				p = newPartner(t, tc.handler)
 				url = p.srv.URL
 			}
-			ce := newCallEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: tc.method, URL: url + "/claims"}})
-			res := newHarness().run(t, callGraph(action(tc.extra)), engine.Input{Services: ce.svc})
+			ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: tc.method, URL: url + "/claims"}})
+			res := newHarness().run(t, callGraph(action(tc.extra)), engine.Input{Services: ce.Services})
 			row := callRow(t, res)
-			if row.Status != tc.status || retryOutcome(row) != tc.outcome || attempts(row) != tc.attempts {
+			if row.Status != tc.status || calltest.Outcome(row) != tc.outcome || calltest.Attempts(row) != tc.attempts {
 				t.Fatalf("row %s, retryOutcome %q, attempts %q; want %s, %q, %q (%s)",
-					row.Status, retryOutcome(row), attempts(row), tc.status, tc.outcome, tc.attempts, res.Vars["_lastNodeError"])
+					row.Status, calltest.Outcome(row), calltest.Attempts(row), tc.status, tc.outcome, tc.attempts, res.Vars["_lastNodeError"])
 			}
 			if p != nil && p.count() != tc.hits {
 				t.Errorf("the partner received %d requests, want %d", p.count(), tc.hits)
 			}
-			if got := ce.waited(); len(got) != len(tc.waits) || (len(got) > 0 && got[0] != tc.waits[0]) {
+			if got := ce.Waited(); len(got) != len(tc.waits) || (len(got) > 0 && got[0] != tc.waits[0]) {
 				t.Errorf("waits %v, want %v", got, tc.waits)
 			}
 			// Seed: "No error text or response body" on the row.
@@ -138,7 +140,7 @@ func TestActionRequestAndAnswer(t *testing.T) {
 		w.Header().Add("Set-Cookie", "session=s3cr3t-cookie")
 		w.Write([]byte(`{"reference":"C-9","lines":[{"sku":"A1"}]}`))
 	})
-	ce := newCallEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: "post", URL: p.srv.URL + "/orders/{{orderId}}/claims?q={{query}}&v=2",
+	ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: "post", URL: p.srv.URL + "/orders/{{orderId}}/claims?q={{query}}&v=2",
 		Headers: map[string]string{"X-Api-Key": "k-123456"}}})
 	doc := gdoc([]string{nd("s", "start", `{}`),
 		action(`,"bodyTemplate":"{\"customerRef\":\"{{userMessage}}\",\"qty\":\"{{qty}}\",\"fixed\":true}"`),
@@ -146,7 +148,7 @@ func TestActionRequestAndAnswer(t *testing.T) {
 		say("sorry", "{{_lastNodeError}}")},
 		[]string{ed("e1", "s", "call", ""), ed("e2", "call", "ok", "success"), ed("e3", "call", "sorry", "failure")})
 	vars := map[string]any{"userMessage": `x", "admin": true, "y": "`, "qty": 3.0, "orderId": "A/B ..", "query": "x&y=z #1"}
-	res := newHarness().run(t, doc, engine.Input{Services: ce.svc, Vars: vars})
+	res := newHarness().run(t, doc, engine.Input{Services: ce.Services, Vars: vars})
 	if path(res) != "s:COMPLETED call:COMPLETED ok:COMPLETED" {
 		t.Fatalf("trace %s: %v", path(res), res.Vars["_lastNodeError"])
 	}
@@ -185,13 +187,13 @@ func TestActionTextAndBinaryAnswers(t *testing.T) {
 		w.Write([]byte("accepted, thanks"))
 	})
 	actions := node.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/text"}, 2: {ID: 2, Method: "GET", URL: p.srv.URL + "/pdf"}}
-	ce := newCallEnv(t, actions)
-	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.svc})
+	ce := calltest.NewEnv(t, actions)
+	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.Services})
 	out, _ := res.Vars["out"].(map[string]any)
 	if out == nil || out["data"] != "accepted, thanks" || out["status"] != 200 {
 		t.Fatalf("out = %#v (%s)", res.Vars["out"], path(res))
 	}
-	res = newHarness().run(t, callGraph(nd("call", "action", `{"customActionId":2,"fetchAsBase64Var":"pdf","outputVar":"out"}`)), engine.Input{Services: ce.svc})
+	res = newHarness().run(t, callGraph(nd("call", "action", `{"customActionId":2,"fetchAsBase64Var":"pdf","outputVar":"out"}`)), engine.Input{Services: ce.Services})
 	if res.Vars["pdf"] != "JVBERv8A" {
 		t.Errorf("pdf = %v (%s)", res.Vars["pdf"], path(res))
 	}
@@ -217,11 +219,11 @@ func TestActionRedirectToPrivateAddressRefused(t *testing.T) {
 	p := newPartner(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		http.Redirect(w, r, internal.URL+"/admin", http.StatusFound)
 	})
-	ce := newCallEnv(t, node.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/start"}})
-	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.svc})
+	ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/start"}})
+	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.Services})
 	row := callRow(t, res)
-	if row.Status != "FAILED_HANDLED" || row.ErrorClass != "REJECTED" || retryOutcome(row) != "not_retryable" || attempts(row) != "1:REJECTED/0/0" {
-		t.Fatalf("row %+v %s", row, attempts(row))
+	if row.Status != "FAILED_HANDLED" || row.ErrorClass != "REJECTED" || calltest.Outcome(row) != "not_retryable" || calltest.Attempts(row) != "1:REJECTED/0/0" {
+		t.Fatalf("row %+v %s", row, calltest.Attempts(row))
 	}
 	if internalHits.Load() != 0 || p.count() != 1 {
 		t.Errorf("internal service hit %d times, partner %d", internalHits.Load(), p.count())
@@ -240,17 +242,17 @@ func TestActionRetryStopsOnInterruptAndDeadline(t *testing.T) {
 	t.Run("interrupt during the wait", func(t *testing.T) {
 		t.Parallel()
 		p := newPartner(t, unavailable)
-		ce := newCallEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
+		ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
 		stop := make(chan struct{})
-		ce.svc.Wait = func(ctx context.Context, _ time.Duration) error {
+		ce.Services.Wait = func(ctx context.Context, _ time.Duration) error {
 			close(stop) // a newer message arrives while the node waits
 			<-ctx.Done()
 			return ctx.Err()
 		}
-		res := newHarness().run(t, callGraph(action(policy)), engine.Input{Services: ce.svc, Interrupt: stop})
+		res := newHarness().run(t, callGraph(action(policy)), engine.Input{Services: ce.Services, Interrupt: stop})
 		row := callRow(t, res)
-		if retryOutcome(row) != "interrupted" || attempts(row) != "1:UPSTREAM_ERROR/503/0" || p.count() != 1 {
-			t.Errorf("row %s %s %s, %d requests", row.Status, retryOutcome(row), attempts(row), p.count())
+		if calltest.Outcome(row) != "interrupted" || calltest.Attempts(row) != "1:UPSTREAM_ERROR/503/0" || p.count() != 1 {
+			t.Errorf("row %s %s %s, %d requests", row.Status, calltest.Outcome(row), calltest.Attempts(row), p.count())
 		}
 		if res.Status != engine.RunInterrupted {
 			t.Errorf("run %s, want INTERRUPTED before the next dispatch", res.Status)
@@ -259,14 +261,14 @@ func TestActionRetryStopsOnInterruptAndDeadline(t *testing.T) {
 	t.Run("the run's deadline", func(t *testing.T) {
 		t.Parallel()
 		p := newPartner(t, unavailable)
-		ce := newCallEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
+		ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
 		h := newHarness()
 		h.lim.MaxDuration = time.Second
-		ce.svc.Wait = retry.FakeWait(h.clock)
-		res := h.run(t, callGraph(action(policy)), engine.Input{Services: ce.svc})
+		ce.Services.Wait = retry.FakeWait(h.clock)
+		res := h.run(t, callGraph(action(policy)), engine.Input{Services: ce.Services})
 		row := callRow(t, res)
-		if retryOutcome(row) != "deadline" || attempts(row) != "1:UPSTREAM_ERROR/503/800 2:UPSTREAM_ERROR/503/0" || p.count() != 2 {
-			t.Errorf("row %s %s %s, %d requests", row.Status, retryOutcome(row), attempts(row), p.count())
+		if calltest.Outcome(row) != "deadline" || calltest.Attempts(row) != "1:UPSTREAM_ERROR/503/800 2:UPSTREAM_ERROR/503/0" || p.count() != 2 {
+			t.Errorf("row %s %s %s, %d requests", row.Status, calltest.Outcome(row), calltest.Attempts(row), p.count())
 		}
 	})
 }

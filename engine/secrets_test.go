@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"net/http"
 	"strings"
 	"testing"
@@ -33,12 +35,12 @@ func TestActionSecretsNeverLeak(t *testing.T) {
 	}{
 		{"echoed in a 401 body, handled", echo.srv.URL, "REJECTED", "HTTP 401", true},
 		{"echoed in a 401 body, failing the run", echo.srv.URL, "REJECTED", "HTTP 401", false},
-		{"in a connection error's URL", closedPort(t), "UNREACHABLE", "connection refused", true},
+		{"in a connection error's URL", testpeer.ClosedPort(t), "UNREACHABLE", "connection refused", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ce := newCallEnv(t, node.ActionList{1: withCredentials(tc.url)})
+			ce := calltest.NewEnv(t, node.ActionList{1: withCredentials(tc.url)})
 			edges := []string{ed("e1", "s", "call", ""), ed("e2", "call", "ok", "success"), ed("e3", "call", "sorry", "failure")}
 			if !tc.handled {
 				edges[1], edges[2] = ed("e2", "call", "ok", ""), ed("e3", "ok", "sorry", "")
@@ -47,7 +49,7 @@ func TestActionSecretsNeverLeak(t *testing.T) {
 			// the seed advises against: it must still be redacted.
 			doc := gdoc([]string{nd("s", "start", `{}`), action(""), say("ok", "ok"), say("sorry", "{{_lastNodeError}}")}, edges)
 			var events []engine.Event
-			res := newHarness().run(t, doc, engine.Input{Services: ce.svc, Vars: map[string]any{"userMessage": "hello"},
+			res := newHarness().run(t, doc, engine.Input{Services: ce.Services, Vars: map[string]any{"userMessage": "hello"},
 				Observer: engine.ObserverFunc(func(e engine.Event) { events = append(events, e) })})
 			row := callRow(t, res)
 			if row.ErrorClass != tc.code {

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"os"
 	"regexp"
 	"strings"
@@ -101,9 +103,9 @@ func TestSeedBoundedRetryPartnerDown(t *testing.T) {
 	if strings.Contains(doc, "mockError") {
 		t.Fatal("the example's mock was not removed")
 	}
-	ce := newCallEnv(t, node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: closedPort(t) + "/v1/claims",
+	ce := calltest.NewEnv(t, node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: testpeer.ClosedPort(t) + "/v1/claims",
 		Headers: map[string]string{"Authorization": "Bearer claims-token-0042"}}})
-	res := newHarness().run(t, doc, engine.Input{Services: ce.svc})
+	res := newHarness().run(t, doc, engine.Input{Services: ce.Services})
 	if res.Status != engine.RunCompleted || res.Executions != 8 {
 		t.Fatalf("status %s, %d executions (%s)", res.Status, res.Executions, res.Error)
 	}
@@ -117,8 +119,8 @@ func TestSeedBoundedRetryPartnerDown(t *testing.T) {
 	}
 	for _, i := range []int{1, 3, 5} {
 		r := res.NodeTrace[i]
-		if r.ErrorClass != "UNREACHABLE" || r.RetryOutcome != "exhausted" || attempts(r) != "1:UNREACHABLE/0/0 2:UNREACHABLE/0/0 3:UNREACHABLE/0/0" || r.Error != "" {
-			t.Errorf("row %d: %s %s %s %q", i, r.ErrorClass, r.RetryOutcome, attempts(r), r.Error)
+		if r.ErrorClass != "UNREACHABLE" || r.RetryOutcome != "exhausted" || calltest.Attempts(r) != "1:UNREACHABLE/0/0 2:UNREACHABLE/0/0 3:UNREACHABLE/0/0" || r.Error != "" {
+			t.Errorf("row %d: %s %s %s %q", i, r.ErrorClass, r.RetryOutcome, calltest.Attempts(r), r.Error)
 		}
 	}
 	notice := "That didn't go through — trying once more."

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,41 +17,10 @@ import (
 	"github.com/wetel/wetel/failure"
 )
 
-// The reference server, @modelcontextprotocol/server-everything, is
-// installed by testdata/install-everything.sh into a cache directory.
-// WETEL_MCP_EVERYTHING may name its dist/index.js (or its bin) instead.
-const everythingPackage = "node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-
-// everythingCommand returns the command that starts server-everything
-// with the transport ("stdio" or "streamableHttp"), or skips the test.
-func everythingCommand(t *testing.T, transport string) []string {
-	t.Helper()
-	entry := os.Getenv("WETEL_MCP_EVERYTHING")
-	if entry == "" {
-		dir := os.Getenv("WETEL_MCP_EVERYTHING_DIR")
-		if dir == "" {
-			home, _ := os.UserHomeDir()
-			dir = filepath.Join(home, ".cache", "wetel", "mcp-everything")
-		}
-		entry = filepath.Join(dir, everythingPackage)
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Skipf("server-everything is not installed (%v): run mcpclient/testdata/install-everything.sh or set WETEL_MCP_EVERYTHING", err)
-	}
-	if !strings.HasSuffix(entry, ".js") {
-		return []string{entry, transport}
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skipf("node is not installed, needed for server-everything: %v", err)
-	}
-	return []string{node, entry, transport}
-}
-
 func TestEverythingStdio(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t)
-	c := Connector{ID: 1, Name: "everything", Transport: TransportStdio, Command: everythingCommand(t, "stdio"),
+	c := Connector{ID: 1, Name: "everything", Transport: TransportStdio, Command: testpeer.Everything(t, "stdio"),
 		Env: map[string]string{"EVERYTHING_TOKEN": "tok-everything-stdio"}}
 	tools, err := p.Register(testContext(t), c)
 	if err != nil {
@@ -137,7 +106,7 @@ func TestEverythingStdio(t *testing.T) {
 
 func TestEverythingStreamableHTTP(t *testing.T) {
 	t.Parallel()
-	cmd := everythingCommand(t, "streamableHttp")
+	cmd := testpeer.Everything(t, "streamableHttp")
 	port := freePort(t)
 	stop := startEverythingHTTP(t, cmd, port)
 	// Without keep-alive every request dials afresh. With it, the first

@@ -3,10 +3,11 @@ package tool_test
 import (
 	"context"
 	"fmt"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,40 +18,11 @@ import (
 	"github.com/wetel/wetel/outbound"
 )
 
-// everythingCommand returns the command that starts the reference MCP
-// server, @modelcontextprotocol/server-everything, with the transport
-// ("stdio" or "streamableHttp"), or skips the test. It is installed by
-// mcpclient/testdata/install-everything.sh (or named by
-// WETEL_MCP_EVERYTHING), as for the mcpclient tests.
-func everythingCommand(t *testing.T, transport string) []string {
-	t.Helper()
-	entry := os.Getenv("WETEL_MCP_EVERYTHING")
-	if entry == "" {
-		dir := os.Getenv("WETEL_MCP_EVERYTHING_DIR")
-		if dir == "" {
-			home, _ := os.UserHomeDir()
-			dir = filepath.Join(home, ".cache", "wetel", "mcp-everything")
-		}
-		entry = filepath.Join(dir, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Skipf("server-everything is not installed (%v): run mcpclient/testdata/install-everything.sh", err)
-	}
-	if !strings.HasSuffix(entry, ".js") {
-		return []string{entry, transport}
-	}
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		t.Skipf("node is not installed, needed for server-everything: %v", err)
-	}
-	return []string{nodeBin, entry, transport}
-}
-
 // startEverythingHTTP runs server-everything's Streamable HTTP server on a
 // free loopback port and returns its MCP URL.
 func startEverythingHTTP(t *testing.T) string {
 	t.Helper()
-	command := everythingCommand(t, "streamableHttp")
+	command := testpeer.Everything(t, "streamableHttp")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +61,7 @@ func TestToolAgainstReferenceServer(t *testing.T) {
 	t.Parallel()
 	connectors := map[string]func(t *testing.T) mcpclient.Connector{
 		"stdio": func(t *testing.T) mcpclient.Connector {
-			return mcpclient.Connector{ID: 7, Name: "everything", Transport: mcpclient.TransportStdio, Command: everythingCommand(t, "stdio")}
+			return mcpclient.Connector{ID: 7, Name: "everything", Transport: mcpclient.TransportStdio, Command: testpeer.Everything(t, "stdio")}
 		},
 		"streamable http": func(t *testing.T) mcpclient.Connector {
 			return mcpclient.Connector{ID: 7, Name: "everything", Transport: mcpclient.TransportHTTP, URL: startEverythingHTTP(t)}
@@ -131,15 +103,15 @@ func TestToolAgainstReferenceServer(t *testing.T) {
 				call := nd("call", "tool", fmt.Sprintf(`{"connectorId":7,"toolName":%q,"argsTemplate":"%s","outputVar":"out","timeoutMs":20000}`, tc.tool, tc.args))
 				res := runGraph(t, callGraph(call), engine.Input{Services: svc, Vars: map[string]any{"userMessage": "where is ORD-48213?"}})
 				row := callRow(t, res)
-				if row.Status != tc.status || row.ErrorClass != tc.class || retryOutcome(row) != tc.outcome {
-					t.Errorf("%s: row %s %s %s (%v)", tc.name, row.Status, row.ErrorClass, retryOutcome(row), res.Vars["_lastNodeError"])
+				if row.Status != tc.status || row.ErrorClass != tc.class || calltest.Outcome(row) != tc.outcome {
+					t.Errorf("%s: row %s %s %s (%v)", tc.name, row.Status, row.ErrorClass, calltest.Outcome(row), res.Vars["_lastNodeError"])
 					continue
 				}
 				if tc.check != nil && !tc.check(res.Vars["out"]) {
 					t.Errorf("%s: out = %#v", tc.name, res.Vars["out"])
 				}
-				if row.Error != "" || (tc.class != "" && attempts(row) != "1:"+tc.class+"/0/0") {
-					t.Errorf("%s: row carries %q, attempts %s", tc.name, row.Error, attempts(row))
+				if row.Error != "" || (tc.class != "" && calltest.Attempts(row) != "1:"+tc.class+"/0/0") {
+					t.Errorf("%s: row carries %q, attempts %s", tc.name, row.Error, calltest.Attempts(row))
 				}
 			}
 		})
@@ -150,30 +122,30 @@ func TestToolAgainstReferenceServer(t *testing.T) {
 // node has no retry policy; the waits are the built-in 500 ms, jittered.
 func TestToolConnectorDown(t *testing.T) {
 	t.Parallel()
-	ce := newCallEnv(t)
-	pool := mcpclient.NewPool(mcpclient.Options{HTTPClient: ce.svc.HTTP.HTTP()})
+	ce := calltest.NewEnv(t, nil)
+	pool := mcpclient.NewPool(mcpclient.Options{HTTPClient: ce.Services.HTTP.HTTP()})
 	t.Cleanup(func() { _ = pool.Close() })
 	// Registering a connector whose server is down records it anyway.
-	_, err := pool.Register(context.Background(), mcpclient.Connector{ID: 3, Name: "orders", Transport: mcpclient.TransportHTTP, URL: closedPort(t) + "/mcp"})
+	_, err := pool.Register(context.Background(), mcpclient.Connector{ID: 3, Name: "orders", Transport: mcpclient.TransportHTTP, URL: testpeer.ClosedPort(t) + "/mcp"})
 	if err == nil {
 		t.Fatal("Register reached a closed port")
 	}
-	ce.svc.Tools = node.PoolTools{Pool: pool}
+	ce.Services.Tools = node.PoolTools{Pool: pool}
 	call := nd("call", "tool", `{"connectorId":3,"toolName":"lookup","argsTemplate":"{\"q\":\"{{userMessage}}\"}","outputVar":"out"}`)
-	res := runGraph(t, callGraph(call), engine.Input{Services: ce.svc})
+	res := runGraph(t, callGraph(call), engine.Input{Services: ce.Services})
 	row := callRow(t, res)
-	if row.ErrorClass != "UNREACHABLE" || retryOutcome(row) != "exhausted" || attempts(row) != "1:UNREACHABLE/0/500 2:UNREACHABLE/0/500 3:UNREACHABLE/0/0" {
-		t.Errorf("row %s %s %s (%v)", row.ErrorClass, retryOutcome(row), attempts(row), res.Vars["_lastNodeError"])
+	if row.ErrorClass != "UNREACHABLE" || calltest.Outcome(row) != "exhausted" || calltest.Attempts(row) != "1:UNREACHABLE/0/500 2:UNREACHABLE/0/500 3:UNREACHABLE/0/0" {
+		t.Errorf("row %s %s %s (%v)", row.ErrorClass, calltest.Outcome(row), calltest.Attempts(row), res.Vars["_lastNodeError"])
 	}
-	if w := ce.waited(); len(w) != 2 || w[0] != 500*time.Millisecond {
+	if w := ce.Waited(); len(w) != 2 || w[0] != 500*time.Millisecond {
 		t.Errorf("waits %v", w)
 	}
 	// A connector id the workspace never registered is not retried.
 	call = nd("call", "tool", `{"connectorId":99,"toolName":"lookup","outputVar":"out"}`)
-	res = runGraph(t, callGraph(call), engine.Input{Services: ce.svc})
+	res = runGraph(t, callGraph(call), engine.Input{Services: ce.Services})
 	row = callRow(t, res)
 	msg, _ := res.Vars["_lastNodeError"].(string)
-	if row.ErrorClass != "UNKNOWN" || retryOutcome(row) != "not_retryable" || !strings.Contains(msg, `tool node "call": connector 99: MCP connector is not registered`) {
-		t.Errorf("row %s %s, message %q", row.ErrorClass, retryOutcome(row), msg)
+	if row.ErrorClass != "UNKNOWN" || calltest.Outcome(row) != "not_retryable" || !strings.Contains(msg, `tool node "call": connector 99: MCP connector is not registered`) {
+		t.Errorf("row %s %s, message %q", row.ErrorClass, calltest.Outcome(row), msg)
 	}
 }

@@ -82,10 +82,7 @@ func (r *Resolver) putCustomAction(ctx context.Context, in CustomActionInput) (*
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(in.Name) == "" {
-		return nil, Errorf(CodeValidation, "name: must not be empty")
-	}
-	if err := checkText("name", in.Name, MaxNameBytes); err != nil {
+	if err := checkName(in.Name); err != nil {
 		return nil, err
 	}
 	method := strings.ToUpper(deref(in.Method))
@@ -147,10 +144,7 @@ func (r *Resolver) registerConnector(ctx context.Context, in McpConnectorInput) 
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(in.Name) == "" {
-		return nil, Errorf(CodeValidation, "name: must not be empty")
-	}
-	if err := checkText("name", in.Name, MaxNameBytes); err != nil {
+	if err := checkName(in.Name); err != nil {
 		return nil, err
 	}
 	creds, err := keyValues(in.Credentials, "credentials")
@@ -239,4 +233,25 @@ func (r *Resolver) shownConnector(c store.McpConnector) (*McpConnector, error) {
 		return nil, fmt.Errorf("mcp connector %d: %w", c.ID, err)
 	}
 	return toConnector(c, plain), nil
+}
+
+// showAll shows each stored row, opening its secrets to mask them.
+func showAll[S, T any](rows []S, show func(S) (*T, error)) ([]T, error) {
+	out := make([]T, len(rows))
+	for i, row := range rows {
+		shown, err := show(row)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = *shown
+	}
+	return out, nil
+}
+
+// checkName refuses an empty or over-long name.
+func checkName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return Errorf(CodeValidation, "name: must not be empty")
+	}
+	return checkText("name", name, MaxNameBytes)
 }

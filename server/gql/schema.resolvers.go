@@ -559,15 +559,7 @@ func (r *queryResolver) CustomActions(ctx context.Context) ([]CustomAction, erro
 	if err != nil {
 		return nil, err
 	}
-	out := make([]CustomAction, len(as))
-	for i, a := range as {
-		shown, err := r.shownAction(a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = *shown
-	}
-	return out, nil
+	return showAll(as, r.shownAction)
 }
 
 // CustomAction is the resolver for the customAction field.
@@ -593,15 +585,7 @@ func (r *queryResolver) McpConnectors(ctx context.Context) ([]McpConnector, erro
 	if err != nil {
 		return nil, err
 	}
-	out := make([]McpConnector, len(cs))
-	for i, m := range cs {
-		shown, err := r.shownConnector(m)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = *shown
-	}
-	return out, nil
+	return showAll(cs, r.shownConnector)
 }
 
 // McpConnector is the resolver for the mcpConnector field.
