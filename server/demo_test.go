@@ -3,6 +3,8 @@ package server
 import (
 	"strings"
 	"testing"
+
+	"github.com/wetel/wetel/store/postgres/pgtest"
 )
 
 type turnOut struct {
@@ -53,7 +55,17 @@ func startDemoSession(t *testing.T, ts *testServer) int {
 // demo agent asks with await_reply, the reply resumes the paused run.
 func TestDemoConversation(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t, Config{})
+	demoConversation(t, startServer(t, Config{}))
+}
+
+// TestDemoConversationPostgres is the same conversation with the server on
+// PostgreSQL (WETEL_TEST_DATABASE_URL).
+func TestDemoConversationPostgres(t *testing.T) {
+	t.Parallel()
+	demoConversation(t, startServer(t, Config{DatabaseURL: pgtest.URL(t)}))
+}
+
+func demoConversation(t *testing.T, ts *testServer) {
 	var me struct {
 		Me struct{ WorkspaceName, Role string }
 	}

@@ -18,19 +18,7 @@ import (
 func TestApplyIsIdempotent(t *testing.T) {
 	// Not parallel: the file's ${APPLY_TEST_TOKEN} is read from the environment.
 	const key = "wtl_apply_test_key_0123456789abc"
-	srv, err := server.New(context.Background(), server.Config{DataDir: t.TempDir(), BootstrapKey: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	defer func() { cancel(); <-done }()
-	url := "http://" + ln.Addr().String()
+	url := serveForTest(t, key)
 
 	dir := t.TempDir()
 	graph, err := os.ReadFile(filepath.Join("..", "..", "examples", "shipping-await-reply.json"))
@@ -80,4 +68,42 @@ agents:
 	if third := apply(); strings.TrimSpace(third) != `agent "shipping": updated` {
 		t.Errorf("apply after a persona change:\n%s", third)
 	}
+}
+
+// TestChatWithServer converses with the demo agent of a real server from
+// the terminal client: the question with its numbered options, then the
+// answer to "2", each printed as its event arrives.
+func TestChatWithServer(t *testing.T) {
+	t.Parallel()
+	const key = "wtl_chat_test_key_0123456789abcd"
+	url := serveForTest(t, key)
+	var out, errOut bytes.Buffer
+	in := strings.NewReader("hello\n2\n\n")
+	if code := run(context.Background(), []string{"chat", "--server", url, "--key", key}, in, &out, &errOut); code != 0 {
+		t.Fatalf("chat exited %d: %s", code, errOut.String())
+	}
+	got := out.String()
+	q := strings.Index(got, "Hi! What can I help you with?\n1. Track an order\n2. Return an item\n3. Talk to a person\n")
+	a := strings.Index(got, "You chose Return an item.")
+	if q < 0 || a < q {
+		t.Fatalf("chat printed:\n%s", got)
+	}
+}
+
+// serveForTest starts a server on a loopback port for the test's length.
+func serveForTest(t *testing.T, key string) string {
+	t.Helper()
+	srv, err := server.New(context.Background(), server.Config{DataDir: t.TempDir(), BootstrapKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String()
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/wetel/wetel/client"
 )
@@ -35,7 +36,7 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 	defer cancel()
 	said := make(chan struct{}, 16)
 	var last int64
-	if err := c.Do(ctx, `query($s: Int!) { messages(sessionId: $s) { id } }`, map[string]any{"s": session}, nil); err != nil {
+	if err := c.Do(ctx, `query($s: Int!) { session(id: $s) { id } }`, map[string]any{"s": session}, nil); err != nil {
 		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
 		return 1
 	}
@@ -63,7 +64,11 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 			fmt.Fprintf(stderr, "wetel chat: %v\n", err)
 			continue
 		}
-		<-said // the turn's TurnComplete has been printed
+		select {
+		case <-said: // the turn's TurnComplete has been printed
+		case <-time.After(time.Minute):
+			fmt.Fprintln(stderr, "wetel chat: no TurnComplete event within a minute; is the event stream reachable?")
+		}
 	}
 }
 
