@@ -12,6 +12,7 @@ import (
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/workspace"
 )
 
 // cmdChat converses in the terminal with a graph file, in process, on the
@@ -27,6 +28,9 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	serverURL := fs.String("server", os.Getenv("WETEL_SERVER"), "talk to this server (http://host:port) instead of a graph file (WETEL_SERVER)")
 	key := fs.String("key", os.Getenv("WETEL_API_KEY"), "the server's API key (WETEL_API_KEY)")
 	agentID := fs.Int64("agent", 0, "with --server: the agent to talk to (default: the first)")
+	wsPath := fs.String("workspace", "", "with --graph: the workspace file declaring custom actions and MCP connectors")
+	var allow listFlag
+	fs.Var(&allow, "allow-host", "with --graph: a host or CIDR outbound calls may reach although it is internal; repeatable")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return 2
 	}
@@ -34,7 +38,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return chatRemote(ctx, remoteChat{url: *serverURL, key: *key, agent: *agentID, session: *sessionID, identity: *identity}, stdin, stdout, stderr)
 	}
 	if *graphPath == "" {
-		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]\n       wetel chat --server URL --key KEY [--agent N] [--session N] [--identity ID]")
+		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID] [--workspace FILE] [--allow-host HOST]...\n       wetel chat --server URL --key KEY [--agent N] [--session N] [--identity ID]")
 		return 2
 	}
 	g, err := loadGraph(*graphPath)
@@ -46,7 +50,12 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "wetel chat: %s: publishing would be refused:\n%v\n", *graphPath, err)
 		return 1
 	}
-	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock})
+	svcs, err := chatServices(ctx, *wsPath, allow, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
+		return 2
+	}
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, services: svcs})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
 		return 1
@@ -88,4 +97,20 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 0
 		}
 	}
+}
+
+// chatServices are the offline Services of a chat, as `wetel run` builds
+// them: the workspace file's actions and connectors, and the allowlist.
+func chatServices(ctx context.Context, wsPath string, allow listFlag, stderr io.Writer) (*offlineServices, error) {
+	allowlist, err := parseAllow(allow)
+	if err != nil {
+		return nil, err
+	}
+	var ws *workspace.File
+	if wsPath != "" {
+		if ws, err = workspace.Load(wsPath, os.LookupEnv); err != nil {
+			return nil, err
+		}
+	}
+	return newOfflineServices(ctx, ws, allowlist, stderr)
 }

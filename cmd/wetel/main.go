@@ -40,7 +40,7 @@ Usage:
       applying it again changes nothing.
   wetel chat --server URL --key KEY [--agent N] [--session N]
       Talk to an agent on a server, its messages shown as they stream.
-  wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID]
+  wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID] [--workspace FILE] [--allow-host HOST]...
       Converse with a graph in the terminal, one line a turn.
 `
 
