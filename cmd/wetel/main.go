@@ -1,8 +1,10 @@
 // Command wetel runs conversational agents as workflow graphs.
 //
+//	wetel serve [--addr HOST:PORT] [--data DIR] [--database URL]
 //	wetel validate FILE [--json]
 //	wetel run FILE [--message TEXT]... [--identity ID] [--db PATH] [--mock] ...
-//	wetel chat --graph FILE [--mock] [--db PATH]
+//	wetel chat --graph FILE [--mock] [--db PATH] | --server URL --key KEY
+//	wetel apply FILE --server URL --key KEY
 package main
 
 import (
