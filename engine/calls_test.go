@@ -2,8 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"github.com/wetel/wetel/internal/calltest"
-	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
 )

@@ -1,13 +1,13 @@
 package engine_test
 
 import (
-	"github.com/wetel/wetel/internal/calltest"
-	"github.com/wetel/wetel/internal/testpeer"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/node"
 )
 

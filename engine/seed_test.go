@@ -1,14 +1,14 @@
 package engine_test
 
 import (
-	"github.com/wetel/wetel/internal/calltest"
-	"github.com/wetel/wetel/internal/testpeer"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/node"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"net/http"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/internal/testpeer"
 )
 
 func TestEverythingStdio(t *testing.T) {
@@ -185,5 +185,31 @@ func startEverythingHTTP(t *testing.T, command []string, port int) (stop func())
 		if time.Now().After(deadline) {
 			t.Fatalf("server-everything did not listen on %s within 10s: %v", addr, err)
 		}
+	}
+}
+
+// TestRestoreKeepsTheRegisteredList restores a connector with a tool list
+// that differs from what the server offers now: calls are checked against
+// the restored list (a tool it lacks is drift), and a tool it has is
+// called on a session opened by that first call.
+func TestRestoreKeepsTheRegisteredList(t *testing.T) {
+	t.Parallel()
+	c := Connector{ID: 7, Name: "everything", Transport: TransportStdio, Command: testpeer.Everything(t, "stdio")}
+	p := NewPool(Options{})
+	defer p.Close()
+	tools := []Tool{{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}}
+	if err := p.Restore(context.Background(), c, tools); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := p.Tools(7); !ok || len(got) != 1 {
+		t.Fatalf("Tools after Restore = %v, %v", got, ok)
+	}
+	_, err := p.Call(context.Background(), 7, "get-sum", map[string]any{"a": 1, "b": 2})
+	if failure.Classify(err) != failure.InvalidData {
+		t.Fatalf("a tool the restored list lacks: %v, want INVALID_DATA", err)
+	}
+	res, err := p.Call(context.Background(), 7, "echo", map[string]any{"message": "hi"})
+	if err != nil || !strings.Contains(res.Text, "hi") {
+		t.Fatalf("echo after Restore: %+v, %v", res, err)
 	}
 }

@@ -99,6 +99,23 @@ func (p *Pool) Register(ctx context.Context, c Connector) ([]Tool, error) {
 	return cat.toolsCopy(), nil
 }
 
+// Restore registers a connector with the tool list cached when it was
+// registered earlier (kept by the caller, e.g. in the store), without
+// connecting: the first Call connects, and checks its arguments against
+// that list, not a fresh one, so drift since the registration is found
+// after a restart too.
+func (p *Pool) Restore(ctx context.Context, c Connector, tools []Tool) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	cn, err := p.install(c.clone())
+	if err != nil {
+		return err
+	}
+	cn.cat.Store(newCatalog(ctx, p.log, c, tools))
+	return nil
+}
+
 // install returns the conn for c: the registered one when its settings are
 // unchanged, else a new one that replaces it.
 func (p *Pool) install(c Connector) (*conn, error) {

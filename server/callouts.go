@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -127,7 +128,8 @@ type wsTools struct {
 }
 
 // CallTool loads the connector from the store into the workspace's pool on
-// first use (its cached tool list comes with it), then calls the tool.
+// first use, with the tool list stored at its registration, then calls the
+// tool.
 func (t wsTools) CallTool(ctx context.Context, connectorID int64, tool string, args map[string]any) (mcpclient.Result, error) {
 	p := t.c.pool(t.ws)
 	p.mu.Lock()
@@ -142,9 +144,15 @@ func (t wsTools) CallTool(ctx context.Context, connectorID int64, tool string, a
 		if err != nil {
 			return mcpclient.Result{}, err
 		}
-		// A failed registration is kept by the pool and finished by
-		// the call below, which then reports the failure as the call's.
-		_, _ = p.pool.Register(ctx, conn)
+		// Rule: calls are checked against "the connector's tool list
+		// cached at registration", which the store kept: a tool that
+		// changed since is drift, after a restart too.
+		var tools []mcpclient.Tool
+		if err := json.Unmarshal(sc.Tools, &tools); err != nil || len(sc.Tools) == 0 {
+			_, _ = p.pool.Register(ctx, conn) // no usable copy: list again
+		} else if err := p.pool.Restore(ctx, conn, tools); err != nil {
+			return mcpclient.Result{}, err
+		}
 		p.mu.Lock()
 		p.loaded[connectorID] = true
 		p.mu.Unlock()

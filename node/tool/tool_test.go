@@ -3,8 +3,6 @@ package tool_test
 import (
 	"context"
 	"fmt"
-	"github.com/wetel/wetel/internal/calltest"
-	"github.com/wetel/wetel/internal/testpeer"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/internal/calltest"
+	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
