@@ -120,3 +120,28 @@ func (s *Server) send(ctx context.Context, r store.OutboundRequest) (int, error)
 	}
 	return resp.StatusCode, nil
 }
+
+// eventRetention is how long the store keeps a session's events for
+// replay: well past the hour a reconnecting client is promised.
+const eventRetention = 24 * time.Hour
+
+// pruneEvents deletes stored events past their retention every few
+// minutes, so the event log does not grow without end.
+func (s *Server) pruneEvents(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		n, err := s.store.PruneEvents(ctx, time.Now().Add(-eventRetention))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.log.WarnContext(ctx, "pruning events", "err", err)
+		case n > 0:
+			s.log.InfoContext(ctx, "pruned events", "events", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

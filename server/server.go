@@ -164,7 +164,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv.RegisterOnShutdown(func() { close(s.closing) })
 	dctx, stopDelivery := context.WithCancel(context.Background())
 	delivered := make(chan struct{})
-	go func() { s.deliver(dctx); close(delivered) }()
+	go func() {
+		pruned := make(chan struct{})
+		go func() { s.pruneEvents(dctx); close(pruned) }()
+		s.deliver(dctx)
+		<-pruned
+		close(delivered)
+	}()
 	defer func() { stopDelivery(); <-delivered }()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
