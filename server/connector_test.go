@@ -54,3 +54,18 @@ func TestConnectorThroughTheAPI(t *testing.T) {
 		t.Fatalf("turn after a restart: %+v", m)
 	}
 }
+
+// TestConnectorThatCannotConnect refuses a registration whose server does
+// not start, and leaves nothing registered.
+func TestConnectorThatCannotConnect(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	wantCode(t, ts.c, "VALIDATION", `mutation { registerMcpConnector(input: {name: "nope", transport: "stdio",
+		command: ["/nonexistent/mcp-server"]}) { id } }`, nil)
+	wantCode(t, ts.c, "VALIDATION", `mutation { registerMcpConnector(input: {name: "bad", transport: "ftp", url: "ftp://x"}) { id } }`, nil)
+	var list struct{ McpConnectors []struct{ ID int } }
+	do(t, ts.c, `{ mcpConnectors { id } }`, nil, &list)
+	if len(list.McpConnectors) != 0 {
+		t.Fatalf("a failed registration left %+v", list.McpConnectors)
+	}
+}

@@ -171,7 +171,9 @@ func (r *Resolver) registerConnector(ctx context.Context, in McpConnectorInput) 
 	if in.ID != nil && *in.ID < 1 {
 		return nil, Errorf(CodeValidation, "id: must be a positive integer")
 	}
-	if conn.ID == 0 {
+	fresh := conn.ID == 0
+	if fresh {
+		// The id comes first: the credentials are sealed under it.
 		if conn, err = r.Store.PutMcpConnector(ctx, conn); err != nil {
 			return nil, storeErr(err, "mcp connector", 0)
 		}
@@ -179,6 +181,13 @@ func (r *Resolver) registerConnector(ctx context.Context, in McpConnectorInput) 
 	// Rule: "the connector's tool list cached at registration".
 	tools, err := r.Connect(ctx, c.WorkspaceID, mcpConnector(conn, creds))
 	if err != nil {
+		if fresh {
+			// Nothing half-registered stays behind.
+			_ = r.Store.DeleteMcpConnector(ctx, c.WorkspaceID, conn.ID)
+			if r.Disconnect != nil {
+				r.Disconnect(c.WorkspaceID, conn.ID)
+			}
+		}
 		return nil, Errorf(CodeValidation, "connecting to the MCP server: %v", err)
 	}
 	if conn.Tools, err = json.Marshal(tools); err != nil {
