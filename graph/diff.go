@@ -3,7 +3,8 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
+
+	"github.com/wetel/wetel/internal/canon"
 )
 
 // Diff is what changed from one graph to another, by node and edge id.
@@ -72,24 +73,15 @@ func sameNode(a, b *Node) bool {
 	return sameJSON(a.Config, b.Config)
 }
 
-// sameJSON compares two JSON documents as values; an absent config equals
-// an empty object, as the engine reads them alike.
+// sameJSON compares two configs as JSON values; an absent config equals an
+// empty object, as the engine reads them alike.
 func sameJSON(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	if err := json.Unmarshal(orEmpty(a), &va); err != nil {
-		return false
-	}
-	if err := json.Unmarshal(orEmpty(b), &vb); err != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
+	eq, err := canon.Equal(orEmpty(a), orEmpty(b))
+	return err == nil && eq
 }
 
 func orEmpty(b json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(b)) == 0 || bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+	if t := bytes.TrimSpace(b); len(t) == 0 || bytes.Equal(t, []byte("null")) {
 		return json.RawMessage(`{}`)
 	}
 	return b

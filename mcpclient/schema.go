@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wetel/wetel/internal/canon"
 )
 
 // schemaURL is the name a tool's input schema is compiled under. It is
@@ -87,9 +88,8 @@ func firstViolation(ve *jsonschema.ValidationError) string {
 // sameSchema reports whether two input schemas are the same JSON value,
 // whatever their key order or spacing.
 func sameSchema(a, b json.RawMessage) bool {
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return bytes.Equal(a, b)
+	if eq, err := canon.Equal(a, b); err == nil {
+		return eq
 	}
-	return reflect.DeepEqual(va, vb)
+	return bytes.Equal(a, b)
 }

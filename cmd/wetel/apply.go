@@ -11,6 +11,7 @@ import (
 	"reflect"
 
 	"github.com/wetel/wetel/client"
+	"github.com/wetel/wetel/internal/canon"
 	"github.com/wetel/wetel/workspace"
 )
 
@@ -194,6 +195,6 @@ func (a *applier) applyAgent(ctx context.Context, ag workspace.Agent, ids map[st
 }
 
 func sameDoc(a, b []byte) bool {
-	var va, vb any
-	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+	eq, err := canon.Equal(a, b)
+	return err == nil && eq
 }

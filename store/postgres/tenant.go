@@ -8,8 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/wetel/wetel/internal/canon"
 	"github.com/wetel/wetel/store"
-	"github.com/wetel/wetel/store/internal/canon"
 )
 
 // CreateWorkspace inserts a workspace created now.

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wetel/wetel/internal/canon"
 	"github.com/wetel/wetel/store"
-	"github.com/wetel/wetel/store/internal/canon"
 )
 
 // CreateWorkspace inserts a workspace created now.
