@@ -20,15 +20,14 @@ type Call struct {
 }
 
 // Idempotent reports whether the request itself shows that sending it twice
-// is harmless: a GET (seed: "a GET"), or HEAD or OPTIONS, which RFC 9110
-// also defines as safe methods, compared case-insensitively; or an
-// Idempotency-Key header (any spelling of its name) with a non-blank value (seed: "or an
-// Idempotency-Key header"). PUT and DELETE do not count: many services do
-// not honour their idempotency, so the workflow author says so with
-// idempotent: true.
+// is harmless, exactly as the seed lists it: a GET (compared
+// case-insensitively), or an Idempotency-Key header (any spelling of its
+// name) with a non-blank value. PUT and DELETE do not count: many services
+// do not honour their idempotency, so the workflow author says so with
+// idempotent: true. (Nodes cannot send HEAD or OPTIONS; the
+// RETRY_NOT_IDEMPOTENT diagnostic reads the same rule.)
 func (c Call) Idempotent() bool {
-	switch strings.ToUpper(strings.TrimSpace(c.Method)) {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	if strings.EqualFold(strings.TrimSpace(c.Method), http.MethodGet) {
 		return true
 	}
 	// The header map may be built from a config without canonical keys.

@@ -52,8 +52,7 @@ func TestSafeResendMatrix(t *testing.T) {
 		{"rate-limit message resent", two(failure.RateLimited), post, &failure.Error{Code: failure.RateLimited, Sent: true}, true, "", "RATE_LIMITED", 0},
 		{"GET 503 resent", two(failure.UpstreamError), get, err503, true, "", "UPSTREAM_ERROR", 503},
 		{"lowercase get resent", two(failure.UpstreamError), Call{Method: "get"}, err503, true, "", "UPSTREAM_ERROR", 503},
-		{"HEAD timeout resent", two(failure.Timeout), Call{Method: "HEAD"}, errTimeoutPst, true, "", "TIMEOUT", 0},
-		{"OPTIONS timeout resent", two(failure.Timeout), Call{Method: "OPTIONS"}, errTimeoutPst, true, "", "TIMEOUT", 0},
+		{"get in any case resent", two(failure.Timeout), Call{Method: " get "}, errTimeoutPst, true, "", "TIMEOUT", 0},
 		{"PUT timeout not resent", two(failure.Timeout), Call{Method: "PUT"}, errTimeoutPst, false, OutcomeNotIdempotent, "TIMEOUT", 0},
 		{"MCP call (no method) timeout not resent", two(failure.Timeout), Call{}, errTimeoutPst, false, OutcomeNotIdempotent, "TIMEOUT", 0},
 		{"GET 503 not in default on", two(DefaultOn()...), get, err503, false, OutcomeNotRetryable, "UPSTREAM_ERROR", 503},
@@ -100,8 +99,9 @@ func TestCallIdempotent(t *testing.T) {
 		want bool
 	}{
 		{Call{Method: "GET"}, true},
-		{Call{Method: " head "}, true},
-		{Call{Method: "OPTIONS"}, true},
+		{Call{Method: " get "}, true},
+		{Call{Method: "HEAD"}, false},
+		{Call{Method: "OPTIONS"}, false},
 		{Call{Method: "POST"}, false},
 		{Call{Method: "DELETE"}, false},
 		{Call{}, false},
