@@ -8,6 +8,7 @@ import (
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // A loop of three nodes allowed 100 visits each runs into the run budget of
@@ -18,11 +19,11 @@ func TestRunBudgetOf250(t *testing.T) {
 		[]string{ed("e1", "s", "a", ""), ed("e2", "a", "b", ""), ed("e3", "b", "c", ""), ed("e4", "c", "a", "")})
 	h := newHarness()
 	res := h.run(t, doc, engine.Input{})
-	if res.Status != engine.RunFailed || res.Executions != 250 || res.ErrorCode != engine.ErrorBudget {
+	if res.Status != vocab.RunFailed || res.Executions != 250 || res.ErrorCode != engine.ErrorBudget {
 		t.Fatalf("status %s, executions %d, code %s", res.Status, res.Executions, res.ErrorCode)
 	}
 	last := res.NodeTrace[len(res.NodeTrace)-1]
-	if len(res.NodeTrace) != 251 || last.Status != engine.StatusBudgetExceeded || last.BudgetLimit != "maxNodeExecutions" ||
+	if len(res.NodeTrace) != 251 || last.Status != vocab.TraceBudgetExceeded || last.BudgetLimit != "maxNodeExecutions" ||
 		*last.BudgetNodeExecutions != 250 || *last.BudgetElapsedMs != 0 || last.NodeID != "a" || last.NodeType != "response" {
 		t.Fatalf("budget row = %+v (rows %d)", last, len(res.NodeTrace))
 	}
@@ -42,7 +43,7 @@ func TestRunBudgetIsConfigurable(t *testing.T) {
 	h := newHarness()
 	h.lim = engine.Limits{MaxNodeExecutions: 3}
 	res := h.run(t, doc, engine.Input{})
-	if res.Status != engine.RunFailed || path(res) != "s:COMPLETED a:COMPLETED b:COMPLETED c:BUDGET_EXCEEDED" {
+	if res.Status != vocab.RunFailed || path(res) != "s:COMPLETED a:COMPLETED b:COMPLETED c:BUDGET_EXCEEDED" {
 		t.Fatalf("status %s: %s", res.Status, path(res))
 	}
 }
@@ -60,7 +61,7 @@ func TestRunDeadline(t *testing.T) {
 	res := h.run(t, doc, engine.Input{})
 	last := res.NodeTrace[len(res.NodeTrace)-1]
 	// 4 minutes a node: before c 8 minutes have gone, before d 12.
-	if res.Status != engine.RunFailed || path(res) != "s:COMPLETED a:COMPLETED b:COMPLETED c:COMPLETED d:BUDGET_EXCEEDED" {
+	if res.Status != vocab.RunFailed || path(res) != "s:COMPLETED a:COMPLETED b:COMPLETED c:COMPLETED d:BUDGET_EXCEEDED" {
 		t.Fatalf("status %s: %s", res.Status, path(res))
 	}
 	if last.BudgetLimit != "deadline" || *last.BudgetElapsedMs != 720000 || *last.BudgetNodeExecutions != 4 {
@@ -103,7 +104,7 @@ func TestCheckOrderBeforeDispatch(t *testing.T) {
 		})
 		doc := gdoc([]string{nd("s", "start", `{}`), say("a", "a")}, []string{ed("e1", "s", "a", "")})
 		res := h.run(t, doc, engine.Input{Interrupt: stop})
-		if res.Status != engine.RunInterrupted || path(res) != "s:COMPLETED" || len(res.Messages) != 0 {
+		if res.Status != vocab.RunInterrupted || path(res) != "s:COMPLETED" || len(res.Messages) != 0 {
 			t.Fatalf("status %s: %s", res.Status, path(res))
 		}
 	})

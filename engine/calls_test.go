@@ -15,6 +15,7 @@ import (
 	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
+	"github.com/wetel/wetel/vocab"
 )
 
 // The seed's retry rules against real partners on loopback ports: which
@@ -254,7 +255,7 @@ func TestActionRetryStopsOnInterruptAndDeadline(t *testing.T) {
 		if calltest.Outcome(row) != "interrupted" || calltest.Attempts(row) != "1:UPSTREAM_ERROR/503/0" || p.count() != 1 {
 			t.Errorf("row %s %s %s, %d requests", row.Status, calltest.Outcome(row), calltest.Attempts(row), p.count())
 		}
-		if res.Status != engine.RunInterrupted {
+		if res.Status != vocab.RunInterrupted {
 			t.Errorf("run %s, want INTERRUPTED before the next dispatch", res.Status)
 		}
 	})

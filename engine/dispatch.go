@@ -9,6 +9,7 @@ import (
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
+	"github.com/wetel/wetel/vocab"
 )
 
 // dispatch runs node i once and routes on its outcome. It reports whether the
@@ -25,7 +26,7 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	if err != nil {
 		return r.failed(pn, &row, mocked, err)
 	}
-	row.Status = StatusCompleted
+	row.Status = vocab.TraceCompleted
 	if pn.spec.Retry {
 		if c := r.x.TakeCall(); c != nil {
 			// Seed: the row of a node that retried carries its attempts and
@@ -34,10 +35,10 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 		}
 	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
-	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted})
+	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted})
 	if out.Pause != nil {
 		// Seed 000: the question ends the turn; nothing else runs in this run.
-		r.res.Status = RunAwaitingInput
+		r.res.Status = vocab.RunAwaitingInput
 		r.res.Pause, r.res.PausedAt = out.Pause, pn.id
 		return false
 	}
@@ -99,16 +100,16 @@ func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
 	if handled {
 		// Seed: "The node's trace row is FAILED_HANDLED (not FAILED), the run
 		// itself still completes", with the error in _lastNodeError.
-		row.Status = StatusFailedHandled
+		row.Status = vocab.TraceFailedHandled
 		r.res.NodeTrace = append(r.res.NodeTrace, *row)
 		r.x.Vars[VarLastNodeError] = msg
 		r.x.Vars[VarLastNodeErrorCode] = string(code)
 		r.x.Vars[VarLastNodeErrorPublic] = code.PublicSentence()
-		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusFailedHandled})
+		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceFailedHandled})
 		r.queue = append(r.queue, pn.failureTo...)
 		return true
 	}
-	row.Status = StatusFailed
+	row.Status = vocab.TraceFailed
 	r.res.NodeTrace = append(r.res.NodeTrace, *row)
 	r.emit(Event{Kind: EventNodeFailed, NodeID: pn.id, NodeType: pn.typ, ErrorCode: string(code)})
 	r.fail(string(code), msg)

@@ -12,16 +12,6 @@ import (
 	"github.com/wetel/wetel/node"
 )
 
-// Run statuses (PLATFORM §3).
-const (
-	RunRunning          = "RUNNING"
-	RunCompleted        = "COMPLETED"
-	RunFailed           = "FAILED"
-	RunAwaitingInput    = "AWAITING_INPUT"
-	RunAwaitingApproval = "AWAITING_APPROVAL"
-	RunInterrupted      = "INTERRUPTED"
-)
-
 // Limits bound one run (seed: "Graph size and run limits").
 type Limits struct {
 	// MaxNodeExecutions is the run's node-execution budget (default 250).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 func failing(code, msg string) string {
@@ -33,7 +34,7 @@ func TestHandledFailureWritesCodeAndPublicSentence(t *testing.T) {
 			doc := gdoc([]string{nd("s", "start", `{}`), failing(code, "partner said: internal detail 42"), say("ok", "ok"), say("sorry", "{{_lastNodeErrorPublic}}")},
 				[]string{ed("e1", "s", "call", ""), ed("e2", "call", "ok", "success"), ed("e3", "call", "sorry", "failure")})
 			res := newHarness().run(t, doc, engine.Input{})
-			if res.Status != engine.RunCompleted || path(res) != "s:COMPLETED call:FAILED_HANDLED sorry:COMPLETED" {
+			if res.Status != vocab.RunCompleted || path(res) != "s:COMPLETED call:FAILED_HANDLED sorry:COMPLETED" {
 				t.Fatalf("status %s: %s", res.Status, path(res))
 			}
 			if res.Vars["_lastNodeErrorCode"] != code || res.Vars["_lastNodeErrorPublic"] != sentence {
@@ -82,7 +83,7 @@ func TestUnhandledFailureFailsTheRun(t *testing.T) {
 			res := newHarness().run(t, doc, engine.Input{Observer: engine.ObserverFunc(func(e engine.Event) {
 				events = append(events, string(e.Kind)+":"+e.NodeID+e.ErrorCode)
 			})})
-			if res.Status != engine.RunFailed || path(res) != "s:COMPLETED call:FAILED" || res.ErrorCode != "TIMEOUT" {
+			if res.Status != vocab.RunFailed || path(res) != "s:COMPLETED call:FAILED" || res.ErrorCode != "TIMEOUT" {
 				t.Fatalf("status %s %s: %s", res.Status, res.ErrorCode, path(res))
 			}
 			want := "RunStarted: NodeExecuting:s NodeCompleted:s NodeExecuting:call NodeFailed:callTIMEOUT RunFinished:"
@@ -129,7 +130,7 @@ func TestFatalErrorsNeverRoute(t *testing.T) {
 			doc := gdoc([]string{nd("s", "start", `{}`), nd("f", "fragile", `{}`), say("ok", "ok"), say("sorry", "sorry")},
 				[]string{ed("e1", "s", "f", ""), ed("e2", "f", "ok", "success"), ed("e3", "f", "sorry", "failure")})
 			res := h.run(t, doc, engine.Input{})
-			if res.Status != engine.RunFailed || path(res) != "s:COMPLETED f:FAILED" {
+			if res.Status != vocab.RunFailed || path(res) != "s:COMPLETED f:FAILED" {
 				t.Fatalf("status %s: %s", res.Status, path(res))
 			}
 		})
@@ -165,7 +166,7 @@ func TestCallNodesAreNotAvailableOffline(t *testing.T) {
 	eng, _ := engine.New(engine.Options{Clock: h.clock})
 	doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "llm", `{"promptTemplate":"hi","outputVar":"o","mockResponse":"x"}`)}, []string{ed("e1", "s", "l", "")})
 	res := eng.Run(context.Background(), h.compile(t, doc), engine.Input{})
-	if res.Status != engine.RunFailed || !strings.Contains(res.Error, "llm nodes are not available offline") {
+	if res.Status != vocab.RunFailed || !strings.Contains(res.Error, "llm nodes are not available offline") {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 }

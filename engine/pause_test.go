@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/vocab"
 )
 
 func askGraph(askCfg string) string {
@@ -23,7 +24,7 @@ func TestAwaitReplyPauses(t *testing.T) {
 	t.Parallel()
 	h := newHarness()
 	res := h.run(t, askGraph(optionsAsk), engine.Input{Vars: map[string]any{"userMessage": "hi", "sessionId": int64(4), "mine": "kept"}})
-	if res.Status != engine.RunAwaitingInput || res.PausedAt != "ask" || path(res) != "s:COMPLETED build:COMPLETED ask:COMPLETED" {
+	if res.Status != vocab.RunAwaitingInput || res.PausedAt != "ask" || path(res) != "s:COMPLETED build:COMPLETED ask:COMPLETED" {
 		t.Fatalf("status %s at %q: %s (%s)", res.Status, res.PausedAt, path(res), res.Error)
 	}
 	if len(res.Messages) != 1 || res.Messages[0].Text != "Which role?\n1. Solution Architect\n2. Software Engineer\n" || !res.Messages[0].TurnComplete || res.Messages[0].Mood != "helpful" {
@@ -71,7 +72,7 @@ func TestAwaitReplyFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res := newHarness().run(t, askGraph(tc.cfg), engine.Input{Vars: tc.vars})
-			if res.Status != engine.RunFailed || !strings.Contains(res.Error, tc.want) || len(res.Messages) != 0 {
+			if res.Status != vocab.RunFailed || !strings.Contains(res.Error, tc.want) || len(res.Messages) != 0 {
 				t.Fatalf("status %s, error %q, messages %v", res.Status, res.Error, res.Messages)
 			}
 		})
@@ -81,7 +82,7 @@ func TestAwaitReplyFailures(t *testing.T) {
 func TestAwaitReplyRefusedInSubAgentChild(t *testing.T) {
 	t.Parallel()
 	res := newHarness().run(t, askGraph(optionsAsk), engine.Input{Child: true})
-	if res.Status != engine.RunFailed || !strings.HasPrefix(res.Error, "await_reply cannot run inside a sub_agent dispatch") {
+	if res.Status != vocab.RunFailed || !strings.HasPrefix(res.Error, "await_reply cannot run inside a sub_agent dispatch") {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 }

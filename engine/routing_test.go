@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/vocab"
 )
 
 func TestConditionRouting(t *testing.T) {
@@ -14,13 +15,13 @@ func TestConditionRouting(t *testing.T) {
 		vars                   map[string]any
 		status, path, err      string
 	}{
-		{"true branch", "userAge > 18", "false", map[string]any{"userAge": 30.0}, engine.RunCompleted, "s:COMPLETED c:COMPLETED adult:COMPLETED", ""},
-		{"false branch", "userAge > 18", "false", map[string]any{"userAge": 12.0}, engine.RunCompleted, "s:COMPLETED c:COMPLETED minor:COMPLETED", ""},
-		{"capitalized label fails at run time", "userAge > 18", "False", map[string]any{"userAge": 12.0}, engine.RunFailed, "s:COMPLETED c:COMPLETED",
+		{"true branch", "userAge > 18", "false", map[string]any{"userAge": 30.0}, vocab.RunCompleted, "s:COMPLETED c:COMPLETED adult:COMPLETED", ""},
+		{"false branch", "userAge > 18", "false", map[string]any{"userAge": 12.0}, vocab.RunCompleted, "s:COMPLETED c:COMPLETED minor:COMPLETED", ""},
+		{"capitalized label fails at run time", "userAge > 18", "False", map[string]any{"userAge": 12.0}, vocab.RunFailed, "s:COMPLETED c:COMPLETED",
 			"condition 'c' has an outgoing edge 'e3' labeled \"False\"; condition edges must be labeled exactly 'true' or 'false'"},
-		{"missing label fails at run time", "userAge > 18", "", map[string]any{"userAge": 30.0}, engine.RunFailed, "s:COMPLETED c:COMPLETED",
+		{"missing label fails at run time", "userAge > 18", "", map[string]any{"userAge": 30.0}, vocab.RunFailed, "s:COMPLETED c:COMPLETED",
 			"condition 'c' has an outgoing edge 'e3' with no label; condition edges must be labeled exactly 'true' or 'false'"},
-		{"missing variable is an error, not false", "userAge > 18", "false", map[string]any{}, engine.RunFailed, "s:COMPLETED c:FAILED",
+		{"missing variable is an error, not false", "userAge > 18", "false", map[string]any{}, vocab.RunFailed, "s:COMPLETED c:FAILED",
 			`expression "userAge > 18": variable "userAge" is not set`},
 	}
 	for _, tc := range cases {
@@ -49,14 +50,14 @@ func TestRouterRouting(t *testing.T) {
 		status    string
 		reply     string
 	}{
-		{"plain string equality", withDefault, map[string]any{"intent": "order_status"}, engine.RunCompleted, "A"},
-		{"case matters", withDefault, map[string]any{"intent": "Order_Status"}, engine.RunCompleted, "fallback"},
-		{"numbers match their shortest form", withDefault, map[string]any{"intent": 2.0}, engine.RunCompleted, "B"},
-		{"booleans match true/false", withDefault, map[string]any{"intent": true}, engine.RunCompleted, "A"},
-		{"unset variable goes to default", withDefault, map[string]any{}, engine.RunCompleted, "fallback"},
-		{"object value goes to default", withDefault, map[string]any{"intent": map[string]any{"x": 1.0}}, engine.RunCompleted, "fallback"},
-		{"nested path", base(`{"variable":"cls.intent","defaultTarget":"fb"}`), map[string]any{"cls": map[string]any{"intent": "2"}}, engine.RunCompleted, "B"},
-		{"no match and no default fails", base(`{"variable":"intent"}`), map[string]any{"intent": "refund"}, engine.RunFailed, ""},
+		{"plain string equality", withDefault, map[string]any{"intent": "order_status"}, vocab.RunCompleted, "A"},
+		{"case matters", withDefault, map[string]any{"intent": "Order_Status"}, vocab.RunCompleted, "fallback"},
+		{"numbers match their shortest form", withDefault, map[string]any{"intent": 2.0}, vocab.RunCompleted, "B"},
+		{"booleans match true/false", withDefault, map[string]any{"intent": true}, vocab.RunCompleted, "A"},
+		{"unset variable goes to default", withDefault, map[string]any{}, vocab.RunCompleted, "fallback"},
+		{"object value goes to default", withDefault, map[string]any{"intent": map[string]any{"x": 1.0}}, vocab.RunCompleted, "fallback"},
+		{"nested path", base(`{"variable":"cls.intent","defaultTarget":"fb"}`), map[string]any{"cls": map[string]any{"intent": "2"}}, vocab.RunCompleted, "B"},
+		{"no match and no default fails", base(`{"variable":"intent"}`), map[string]any{"intent": "refund"}, vocab.RunFailed, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +66,7 @@ func TestRouterRouting(t *testing.T) {
 			if res.Status != tc.status {
 				t.Fatalf("status %s (%s): %s", res.Status, res.Error, path(res))
 			}
-			if tc.status == engine.RunFailed {
+			if tc.status == vocab.RunFailed {
 				if res.Error != `router 'd' has no edge labeled "refund" and no defaultTarget` || res.ErrorCode != engine.ErrorRouting {
 					t.Fatalf("error %s: %q", res.ErrorCode, res.Error)
 				}
@@ -94,7 +95,7 @@ func TestSwitchRouting(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := newHarness().run(t, doc, engine.Input{Vars: tc.vars})
-		if got := texts(res); res.Status != engine.RunCompleted || len(got) != 1 || got[0] != tc.reply {
+		if got := texts(res); res.Status != vocab.RunCompleted || len(got) != 1 || got[0] != tc.reply {
 			t.Errorf("vars %v: status %s, replies %q, want %q", tc.vars, res.Status, got, tc.reply)
 		}
 	}
@@ -118,7 +119,7 @@ func TestEndSessionStopsTheRun(t *testing.T) {
 	doc := gdoc([]string{nd("s", "start", `{}`), nd("end", "end_session", `{}`), say("a", "queued before end"), say("b", "after end")},
 		[]string{ed("e1", "s", "end", ""), ed("e2", "s", "a", ""), ed("e3", "end", "b", "")})
 	res := newHarness().run(t, doc, engine.Input{})
-	if res.Status != engine.RunCompleted || path(res) != "s:COMPLETED end:COMPLETED" || !res.SessionEnded {
+	if res.Status != vocab.RunCompleted || path(res) != "s:COMPLETED end:COMPLETED" || !res.SessionEnded {
 		t.Fatalf("status %s: %s", res.Status, path(res))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Context variables the engine writes after a handled failure.
@@ -106,7 +107,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	if in.Vars == nil {
 		in.Vars = map[string]any{}
 	}
-	r.res = &Result{RunID: in.RunID, Status: RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
+	r.res = &Result{RunID: in.RunID, Status: vocab.RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
 	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt,
 		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services}
 	r.emit(Event{Kind: EventRunStarted})
@@ -119,8 +120,8 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 		}
 	}
 	r.loop(ctx)
-	if r.res.Status == RunRunning {
-		r.res.Status = RunCompleted
+	if r.res.Status == vocab.RunRunning {
+		r.res.Status = vocab.RunCompleted
 	}
 	r.res.FinishedAt = e.clock.Now()
 	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status})
@@ -133,7 +134,7 @@ func (r *run) loop(ctx context.Context) {
 		// Seed: "a user-initiated interrupt first, then the run budget, then
 		// the node's visit budget. A refused node never executes."
 		if r.interrupted() {
-			r.res.Status = RunInterrupted
+			r.res.Status = vocab.RunInterrupted
 			return
 		}
 		if r.budgetExceeded(i) {
@@ -186,7 +187,7 @@ func (r *run) budgetExceeded(i int) bool {
 	}
 	execs, ms := r.res.Executions, elapsed.Milliseconds()
 	r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
-		NodeID: pn.id, NodeType: pn.typ, Status: StatusBudgetExceeded,
+		NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceBudgetExceeded,
 		StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
 		TraceDetail: &TraceDetail{BudgetLimit: which, BudgetNodeExecutions: &execs, BudgetElapsedMs: &ms},
 	})
@@ -209,7 +210,7 @@ func (r *run) refuse(i int) bool {
 	if r.flags[i]&flagRefusalRecorded == 0 {
 		r.flags[i] |= flagRefusalRecorded
 		r.res.NodeTrace = append(r.res.NodeTrace, TraceRow{
-			NodeID: pn.id, NodeType: pn.typ, Status: StatusVisitLimitReached,
+			NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceVisitLimitReached,
 			StartedAt: Timestamp(now), FinishedAt: Timestamp(now), Error: msg,
 			TraceDetail: &TraceDetail{VisitLimit: pn.maxVisits, VisitCount: int(r.visits[i])},
 		})
@@ -228,7 +229,7 @@ func (r *run) refuse(i int) bool {
 }
 
 func (r *run) fail(code, msg string) {
-	r.res.Status = RunFailed
+	r.res.Status = vocab.RunFailed
 	r.res.ErrorCode = code
 	r.res.Error = msg
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wetel/wetel/internal/calltest"
 	"github.com/wetel/wetel/internal/testpeer"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // The seed's worked example "bounded retry with a graceful give-up", with the
@@ -23,7 +24,7 @@ func TestSeedBoundedRetry(t *testing.T) {
 	}
 	h := newHarness()
 	res := h.run(t, string(src), engine.Input{})
-	if res.Status != engine.RunCompleted {
+	if res.Status != vocab.RunCompleted {
 		t.Fatalf("status %s (%s)", res.Status, res.Error)
 	}
 	if res.Executions != 8 {
@@ -75,7 +76,7 @@ func TestSeedOrderStatusRouter(t *testing.T) {
 			t.Parallel()
 			doc := strings.Replace(string(src), `"mockResponse": "order_status"`, `"mockResponse": "`+tc.intent+`"`, 1)
 			res := newHarness().run(t, doc, engine.Input{})
-			if res.Status != engine.RunCompleted || path(res) != tc.path {
+			if res.Status != vocab.RunCompleted || path(res) != tc.path {
 				t.Fatalf("status %s, trace %s", res.Status, path(res))
 			}
 			if got := texts(res); len(got) != 1 || got[0] != tc.reply {
@@ -106,7 +107,7 @@ func TestSeedBoundedRetryPartnerDown(t *testing.T) {
 	ce := calltest.NewEnv(t, node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: testpeer.ClosedPort(t) + "/v1/claims",
 		Headers: map[string]string{"Authorization": "Bearer claims-token-0042"}}})
 	res := newHarness().run(t, doc, engine.Input{Services: ce.Services})
-	if res.Status != engine.RunCompleted || res.Executions != 8 {
+	if res.Status != vocab.RunCompleted || res.Executions != 8 {
 		t.Fatalf("status %s, %d executions (%s)", res.Status, res.Executions, res.Error)
 	}
 	want := "n_start:COMPLETED n_submit:FAILED_HANDLED n_wait_note:COMPLETED n_submit:FAILED_HANDLED n_wait_note:COMPLETED " +

@@ -6,15 +6,6 @@ import (
 	"github.com/wetel/wetel/retry"
 )
 
-// Trace row statuses.
-const (
-	StatusCompleted         = "COMPLETED"
-	StatusFailed            = "FAILED"
-	StatusFailedHandled     = "FAILED_HANDLED"
-	StatusVisitLimitReached = "VISIT_LIMIT_REACHED"
-	StatusBudgetExceeded    = "BUDGET_EXCEEDED"
-)
-
 // Budget limit names on a BUDGET_EXCEEDED row.
 const (
 	BudgetMaxNodeExecutions = "maxNodeExecutions"

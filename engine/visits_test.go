@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/vocab"
 )
 
 // The seed's table "What happens when the budget runs out", one row per case.
@@ -19,17 +20,17 @@ func TestVisitLimitTable(t *testing.T) {
 	}{
 		{"loop_exhausted edge: the run follows it and carries on",
 			gdoc([]string{start, fail, note, ok, say("give", "giving up")}, append(loop, ed("e5", "sub", "give", "loop_exhausted"))),
-			engine.RunCompleted,
+			vocab.RunCompleted,
 			"s:COMPLETED sub:FAILED_HANDLED note:COMPLETED sub:FAILED_HANDLED note:COMPLETED sub:VISIT_LIMIT_REACHED give:COMPLETED", ""},
 		{"no escape edge and maxVisits set explicitly: the run fails",
 			gdoc([]string{start, fail, note, ok}, loop),
-			engine.RunFailed,
+			vocab.RunFailed,
 			"s:COMPLETED sub:FAILED_HANDLED note:COMPLETED sub:FAILED_HANDLED note:COMPLETED sub:VISIT_LIMIT_REACHED",
 			"WorkflowNodeVisitLimitExceededError: node 'sub' was reached again after using all 2 of its maxVisits in this run."},
 		{"no escape edge and maxVisits unset: the branch stops, the rest carries on",
 			gdoc([]string{start, say("a", "A"), say("b", "B"), say("join", "joined")},
 				[]string{ed("e1", "s", "a", ""), ed("e2", "s", "b", ""), ed("e3", "a", "join", ""), ed("e4", "b", "join", "")}),
-			engine.RunCompleted,
+			vocab.RunCompleted,
 			"s:COMPLETED a:COMPLETED b:COMPLETED join:COMPLETED join:VISIT_LIMIT_REACHED", ""},
 	}
 	for _, tc := range cases {
@@ -44,11 +45,11 @@ func TestVisitLimitTable(t *testing.T) {
 			}
 			last := res.NodeTrace[len(res.NodeTrace)-1]
 			for _, row := range res.NodeTrace {
-				if row.Status == engine.StatusVisitLimitReached && (row.VisitLimit == 0 || row.VisitCount != row.VisitLimit) {
+				if row.Status == vocab.TraceVisitLimitReached && (row.VisitLimit == 0 || row.VisitCount != row.VisitLimit) {
 					t.Errorf("refusal row without visitLimit/visitCount: %+v", row)
 				}
 			}
-			if tc.status == engine.RunFailed && last.Error != tc.errPrefix {
+			if tc.status == vocab.RunFailed && last.Error != tc.errPrefix {
 				t.Errorf("refusal row error = %q", last.Error)
 			}
 		})
@@ -64,7 +65,7 @@ func TestLoopExhaustedAtMostOnce(t *testing.T) {
 		[]string{ed("e1", "s", "a", ""), ed("e2", "a", "b", ""), ed("e3", "b", "a", ""), ed("e4", "a", "b", "loop_exhausted")})
 	res := newHarness().run(t, doc, engine.Input{})
 	want := "s:COMPLETED a:COMPLETED b:COMPLETED a:COMPLETED b:COMPLETED a:VISIT_LIMIT_REACHED b:COMPLETED"
-	if res.Status != engine.RunFailed || path(res) != want {
+	if res.Status != vocab.RunFailed || path(res) != want {
 		t.Fatalf("status %s\n got: %s\nwant: %s", res.Status, path(res), want)
 	}
 	if res.ErrorCode != engine.ErrorVisitLimit || !strings.HasPrefix(res.Error, "WorkflowNodeVisitLimitExceededError: node 'a'") {
@@ -79,7 +80,7 @@ func TestLoopExhaustedThenDefaultStops(t *testing.T) {
 		[]string{ed("e1", "s", "a", ""), ed("e2", "a", "b", ""), ed("e3", "b", "a", ""), ed("e4", "a", "b", "loop_exhausted")})
 	res := newHarness().run(t, doc, engine.Input{})
 	want := "s:COMPLETED a:COMPLETED b:COMPLETED a:VISIT_LIMIT_REACHED b:COMPLETED"
-	if res.Status != engine.RunCompleted || path(res) != want {
+	if res.Status != vocab.RunCompleted || path(res) != want {
 		t.Fatalf("status %s (%s)\n got: %s\nwant: %s", res.Status, res.Error, path(res), want)
 	}
 }
@@ -90,7 +91,7 @@ func TestOneRefusalEntryPerNode(t *testing.T) {
 	doc := gdoc([]string{nd("s", "start", `{}`), say("a", "a"), say("b", "b"), say("c", "c"), say("j", "j")},
 		[]string{ed("e1", "s", "a", ""), ed("e2", "s", "b", ""), ed("e3", "s", "c", ""), ed("e4", "a", "j", ""), ed("e5", "b", "j", ""), ed("e6", "c", "j", "")})
 	res := newHarness().run(t, doc, engine.Input{})
-	if got := strings.Count(path(res), "j:VISIT_LIMIT_REACHED"); got != 1 || res.Status != engine.RunCompleted {
+	if got := strings.Count(path(res), "j:VISIT_LIMIT_REACHED"); got != 1 || res.Status != vocab.RunCompleted {
 		t.Fatalf("%d refusal entries, status %s: %s", got, res.Status, path(res))
 	}
 }
@@ -101,7 +102,7 @@ func TestExplicitMaxVisitsOneFails(t *testing.T) {
 	doc := gdoc([]string{nd("s", "start", `{}`), say("a", "a"), say("b", "b"), say("j", "j", `,"maxVisits":1`)},
 		[]string{ed("e1", "s", "a", ""), ed("e2", "s", "b", ""), ed("e3", "a", "j", ""), ed("e4", "b", "j", "")})
 	res := newHarness().run(t, doc, engine.Input{})
-	if res.Status != engine.RunFailed || res.ErrorCode != engine.ErrorVisitLimit {
+	if res.Status != vocab.RunFailed || res.ErrorCode != engine.ErrorVisitLimit {
 		t.Fatalf("status %s %s: %s", res.Status, res.ErrorCode, path(res))
 	}
 }

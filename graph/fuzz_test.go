@@ -10,6 +10,7 @@ import (
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // FuzzDecodeAndCheck feeds arbitrary documents through the decoder, every
@@ -48,7 +49,7 @@ func FuzzDecodeAndCheck(f *testing.F) {
 			t.Fatalf("a publishable graph did not compile: %v", err)
 		}
 		res := eng.Run(context.Background(), plan, engine.Input{Mock: true, Vars: map[string]any{"userMessage": "hi", "x": 2.0}})
-		if res.Status == engine.RunRunning {
+		if res.Status == vocab.RunRunning {
 			t.Fatal("run left RUNNING")
 		}
 	})

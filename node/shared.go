@@ -88,28 +88,3 @@ func CheckRetry(retry map[string]any) []FieldError {
 	}
 	return errs
 }
-
-// TurnFacts are the context variables the engine seeds every run with.
-var TurnFacts = []string{
-	"userMessage", "conversationHistory", "sessionId", "tenantId", "agentId", "turnIndex",
-	"clientExternalId", "attachment", "channel", "attachmentUrl", "attachmentMime", "attachmentFilename",
-}
-
-// ReservedReason says why name may not be an output variable, or "" when it may.
-func ReservedReason(name string) string {
-	if name == "" {
-		return ""
-	}
-	if name[0] == '_' {
-		return "names starting with _ are reserved for the engine"
-	}
-	if name == "awaitReplyOptions" {
-		return "awaitReplyOptions is reserved for rendering an await_reply question"
-	}
-	for _, f := range TurnFacts {
-		if f == name {
-			return "it is a turn fact the engine sets on every run"
-		}
-	}
-	return ""
-}

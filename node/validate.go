@@ -10,6 +10,7 @@ import (
 
 	"github.com/wetel/wetel/expression"
 	"github.com/wetel/wetel/tmpl"
+	"github.com/wetel/wetel/vocab"
 )
 
 // variableName is the shape of a name a node writes: a dot in it would read
@@ -125,7 +126,7 @@ func validateString(path string, f Field, s string) []FieldError {
 		if !variableName.MatchString(s) {
 			return bad(fmt.Sprintf("%q is not a variable name: use letters, digits and _, not starting with a digit", s))
 		}
-		if why := ReservedReason(s); why != "" {
+		if why := vocab.ReservedReason(s); why != "" {
 			return []FieldError{{Path: path, Rule: fmt.Sprintf("%q is a reserved name (%s)", s, why), Kind: FieldReserved}}
 		}
 	case FormatPath, FormatNodeID:

@@ -37,22 +37,22 @@ func TestBuildOptions(t *testing.T) {
 		want              []Option
 	}{
 		{"defaults", []any{obj("id", "a", "label", "Alpha"), obj("id", "b", "label", "Beta")}, "", "",
-			[]Option{{1, "a", "Alpha"}, {2, "b", "Beta"}}},
+			[]Option{{Slot: 1, ID: "a", Label: "Alpha"}, {Slot: 2, ID: "b", Label: "Beta"}}},
 		{"custom fields, the shipping example", shippingData(), "order_id", "description",
-			[]Option{{1, "ORD-1041", "Walnut desk lamp"}, {2, "ORD-1187", "Linen duvet cover, queen"}, {3, "ORD-1203", "Cast iron skillet"}}},
+			[]Option{{Slot: 1, ID: "ORD-1041", Label: "Walnut desk lamp"}, {Slot: 2, ID: "ORD-1187", Label: "Linen duvet cover, queen"}, {Slot: 3, ID: "ORD-1203", Label: "Cast iron skillet"}}},
 		{"numbers from JSON in shortest form", fromJSON, "", "",
-			[]Option{{1, "19", "Solution Architect"}, {2, "7.5", "2024"}}},
+			[]Option{{Slot: 1, ID: "19", Label: "Solution Architect"}, {Slot: 2, ID: "7.5", Label: "2024"}}},
 		{"other number types", []any{
 			obj("id", 7, "label", json.Number("42")),
 			obj("id", int64(-3), "label", float32(1.5)),
 			obj("id", 1e21, "label", math.Copysign(0, -1)),
 			obj("id", uint64(18446744073709551615), "label", int32(5)),
 		}, "", "",
-			[]Option{{1, "7", "42"}, {2, "-3", "1.5"}, {3, "1000000000000000000000", "0"}, {4, "18446744073709551615", "5"}}},
+			[]Option{{Slot: 1, ID: "7", Label: "42"}, {Slot: 2, ID: "-3", Label: "1.5"}, {Slot: 3, ID: "1000000000000000000000", Label: "0"}, {Slot: 4, ID: "18446744073709551615", Label: "5"}}},
 		{"a typed slice of objects", []map[string]any{obj("id", "x", "label", "X")}, "", "",
-			[]Option{{1, "x", "X"}}},
+			[]Option{{Slot: 1, ID: "x", Label: "X"}}},
 		{"empty strings are kept", []any{obj("id", "", "label", "")}, "", "",
-			[]Option{{1, "", ""}}},
+			[]Option{{Slot: 1, ID: "", Label: ""}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestBuildOptions(t *testing.T) {
 			t.Fatalf("len = %d, want %d", len(got), MaxOptions)
 		}
 		for i, o := range got {
-			want := Option{i + 1, strconv.Itoa(i + 1), "Option " + strconv.Itoa(i+1)}
+			want := Option{Slot: i + 1, ID: strconv.Itoa(i + 1), Label: "Option " + strconv.Itoa(i+1)}
 			if o != want {
 				t.Errorf("option %d = %+v, want %+v", i, o, want)
 			}
@@ -172,7 +172,7 @@ func TestBuildOptionsErrors(t *testing.T) {
 
 func TestOptionMaps(t *testing.T) {
 	t.Parallel()
-	opts := []Option{{1, "18", "Data Scientist"}, {2, "19", "Solution Architect"}}
+	opts := []Option{{Slot: 1, ID: "18", Label: "Data Scientist"}, {Slot: 2, ID: "19", Label: "Solution Architect"}}
 	wantMap := map[string]any{"slot": 2, "id": "19", "label": "Solution Architect"}
 	if diff := cmp.Diff(wantMap, opts[1].Map()); diff != "" {
 		t.Errorf("Map (-want +got):\n%s", diff)

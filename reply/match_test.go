@@ -8,11 +8,11 @@ import (
 // benchList is the list the matching rules are measured against.
 func benchList() []Option {
 	return []Option{
-		{1, "1", "Solution Architect"},
-		{2, "2", "Software Engineer"},
-		{3, "3", "Data Scientist"},
-		{4, "4", "Product Manager"},
-		{5, "5", "Site Reliability Engineer"},
+		{Slot: 1, ID: "1", Label: "Solution Architect"},
+		{Slot: 2, ID: "2", Label: "Software Engineer"},
+		{Slot: 3, ID: "3", Label: "Data Scientist"},
+		{Slot: 4, ID: "4", Label: "Product Manager"},
+		{Slot: 5, ID: "5", Label: "Site Reliability Engineer"},
 	}
 }
 
@@ -139,7 +139,7 @@ func TestMatchWholeTokens(t *testing.T) {
 		{"pod40 is not POD-401", "pod40", 0, TierNone},
 		{"the number alone", "401", 1, TierToken},
 	})
-	runMatchCases(t, []Option{{1, "POD-40", "Pod 40"}, {2, "POD-401", "Pod 401"}}, []matchCase{
+	runMatchCases(t, []Option{{Slot: 1, ID: "POD-40", Label: "Pod 40"}, {Slot: 2, ID: "POD-401", Label: "Pod 401"}}, []matchCase{
 		{"id", "POD-40", 1, TierID},
 		{"other id", "pod-401", 2, TierID},
 		{"no punctuation folding in ids", "POD40", 0, TierNone},
@@ -181,7 +181,7 @@ func TestMatchTies(t *testing.T) {
 		{"slot still picks", "1", 1, TierSlot},
 		{"shared token", "lamp", 0, TierToken},
 	})
-	runMatchCases(t, []Option{{1, "abc", "First"}, {2, "ABC", "Second"}, {3, "z", "abc"}}, []matchCase{
+	runMatchCases(t, []Option{{Slot: 1, ID: "abc", Label: "First"}, {Slot: 2, ID: "ABC", Label: "Second"}, {Slot: 3, ID: "z", Label: "abc"}}, []matchCase{
 		{"ids equal ignoring case stop at the id tier", "Abc", 0, TierID},
 		{"other option by label", "second", 2, TierLabel},
 	})
@@ -189,19 +189,19 @@ func TestMatchTies(t *testing.T) {
 		{"a label tie does not fall through to tokens", "desk lamp", 0, TierLabel},
 		{"the longer label", "large desk lamp", 3, TierLabel},
 	})
-	runMatchCases(t, []Option{{1, "x", "One"}, {1, "y", "Uno"}}, []matchCase{
+	runMatchCases(t, []Option{{Slot: 1, ID: "x", Label: "One"}, {Slot: 1, ID: "y", Label: "Uno"}}, []matchCase{
 		{"a repeated slot is a tie", "1", 0, TierSlot},
 	})
 }
 
 func TestMatchTierOrder(t *testing.T) {
 	t.Parallel()
-	runMatchCases(t, []Option{{1, "manager", "Boss"}, {2, "7", "Manager"}}, []matchCase{
+	runMatchCases(t, []Option{{Slot: 1, ID: "manager", Label: "Boss"}, {Slot: 2, ID: "7", Label: "Manager"}}, []matchCase{
 		{"an id beats another option's label", "Manager", 1, TierID},
 		{"the plural is not the id", "managers", 2, TierLabel},
 		{"label of the first", "boss", 1, TierLabel},
 	})
-	runMatchCases(t, []Option{{1, "2", "Two"}, {2, "19", "Nineteen"}}, []matchCase{
+	runMatchCases(t, []Option{{Slot: 1, ID: "2", Label: "Two"}, {Slot: 2, ID: "19", Label: "Nineteen"}}, []matchCase{
 		{"a slot beats an id", "2", 2, TierSlot},
 		{"an id past the last slot", "19", 2, TierID},
 	})

@@ -6,6 +6,8 @@
 // and labels the person was shown are exactly the ones it accepts.
 package reply
 
+import "github.com/wetel/wetel/vocab"
+
 // MaxOptions is the most options one question offers. Rule: "at most 20
 // options per question (extra entries are dropped)".
 const MaxOptions = 20
@@ -29,22 +31,9 @@ const (
 	TierToken = 4
 )
 
-// Option is one offered choice, as stored when the question is asked and
-// as saveAs holds it on the answered edge. Slot is its 1-based position in
-// the rendered list.
-type Option struct {
-	Slot  int    `json:"slot"`
-	ID    string `json:"id"`
-	Label string `json:"label"`
-}
-
-// Map returns the option as the generic value the run context holds:
-// {"slot": 2, "id": "19", "label": "Solution Architect"}. Rule: "The
-// matched option object: { "slot": 2, "id": "19", "label": "Solution
-// Architect" }."
-func (o Option) Map() map[string]any {
-	return map[string]any{"slot": o.Slot, "id": o.ID, "label": o.Label}
-}
+// Option is one offered choice, declared in vocab with the words every
+// layer shares; Slot is its 1-based position in the rendered list.
+type Option = vocab.Option
 
 // TemplateOptions returns the list as promptTemplate sees it under
 // awaitReplyOptions: one Map per option, in slot order. Rule: "the numbers

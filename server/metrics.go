@@ -11,6 +11,7 @@ import (
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/events"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/vocab"
 )
 
 // metrics are what /metrics exposes (Prometheus text format).
@@ -50,7 +51,7 @@ func (m *metrics) observe(e engine.Event) {
 	case engine.EventNodeCompleted:
 		m.nodes.WithLabelValues(e.NodeType, e.Status).Inc()
 	case engine.EventNodeFailed:
-		m.nodes.WithLabelValues(e.NodeType, engine.StatusFailed).Inc()
+		m.nodes.WithLabelValues(e.NodeType, vocab.TraceFailed).Inc()
 	}
 }
 

@@ -28,24 +28,6 @@ var (
 	ErrInvalid = errors.New("invalid input")
 )
 
-// Run statuses as stored.
-const (
-	RunRunning          = "RUNNING"
-	RunCompleted        = "COMPLETED"
-	RunFailed           = "FAILED"
-	RunAwaitingInput    = "AWAITING_INPUT"
-	RunAwaitingApproval = "AWAITING_APPROVAL"
-	RunInterrupted      = "INTERRUPTED"
-)
-
-// Wait statuses.
-const (
-	WaitOpen      = "OPEN"
-	WaitAnswered  = "ANSWERED"
-	WaitExpired   = "EXPIRED"
-	WaitCancelled = "CANCELLED"
-)
-
 // Session statuses.
 const (
 	SessionOpen  = "OPEN"

@@ -11,6 +11,7 @@ import (
 	"github.com/wetel/wetel/node"
 	_ "github.com/wetel/wetel/node/all"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/vocab"
 )
 
 // workload loads a benchmark graph shared with the peers we measure against.
@@ -38,7 +39,7 @@ func benchTurns(b *testing.B, name, message, wantReply string, wantExecutions in
 	r := &turn.Runner{Engine: eng, Plan: workload(b, name), Mock: true}
 	check := r.Send(context.Background(), &turn.Session{}, message)
 	res := check.Runs[0]
-	if res.Status != engine.RunCompleted || res.Executions != wantExecutions || check.Messages[len(check.Messages)-1].Text != wantReply {
+	if res.Status != vocab.RunCompleted || res.Executions != wantExecutions || check.Messages[len(check.Messages)-1].Text != wantReply {
 		b.Fatalf("workload %s: status %s, %d executions, messages %+v", name, res.Status, res.Executions, check.Messages)
 	}
 	b.ReportAllocs()

@@ -17,6 +17,7 @@ import (
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/vocab"
 )
 
 const crashGraph = `{"nodes":[{"id":"s","type":"start"},{"id":"b","type":"blocker"},{"id":"r","type":"response","config":{"messageTemplate":"got {{userMessage}}"}}],
@@ -122,11 +123,11 @@ func TestKillMidTurn(t *testing.T) {
 	}
 	runs, _ := st.RunsBySession(ctx, ws, sess)
 	for _, r := range runs {
-		if r.Status == store.RunRunning {
+		if r.Status == vocab.RunRunning {
 			t.Errorf("run %d left RUNNING", r.ID)
 		}
 	}
-	if last := runs[len(runs)-1]; last.Status != store.RunFailed || last.Error == "" {
+	if last := runs[len(runs)-1]; last.Status != vocab.RunFailed || last.Error == "" {
 		t.Errorf("the killed run is %s %q", last.Status, last.Error)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/postgres"
 	"github.com/wetel/wetel/store/postgres/pgtest"
+	"github.com/wetel/wetel/vocab"
 	_ "modernc.org/sqlite" // database/sql driver, for the checkpoint and file size
 )
 
@@ -96,7 +96,7 @@ func BenchmarkPausedSessionBytes(b *testing.B) {
 		f.svc.Engine = mustEngine(b)
 		f.svc.Clock = nil
 		for j := 0; j < sessions; j++ {
-			if res := f.send(b, f.session(b), "hello"); res.Runs[0].Status != store.RunAwaitingInput {
+			if res := f.send(b, f.session(b), "hello"); res.Runs[0].Status != vocab.RunAwaitingInput {
 				b.Fatalf("run %+v", res.Runs[0])
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // resumption is how this turn continues an open wait, if it does.
@@ -59,8 +60,8 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if !task {
 		res = s.resumption(state, plan, text)
 	}
-	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: store.RunRunning, StartedAt: now}
-	if res != nil && res.closeAs == store.WaitAnswered {
+	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: vocab.RunRunning, StartedAt: now}
+	if res != nil && res.closeAs == vocab.WaitAnswered {
 		run.ResumedFromRunID = res.wait.RunID
 	}
 	run, user, err = s.Store.StartTurn(ctx, store.TurnStart{Message: user, Run: run})
@@ -73,7 +74,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}
 	var result *engine.Result
-	if res != nil && res.closeAs == store.WaitAnswered {
+	if res != nil && res.closeAs == vocab.WaitAnswered {
 		// Seed 000: "{ ...snapshot, ...freshTurnFacts, [saveAs]: answer }".
 		for k, v := range vars {
 			res.vars[k] = v
@@ -82,7 +83,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	}
 	in.Vars = vars
 	if res != nil && res.err != nil {
-		result = &engine.Result{RunID: run.ID, Status: engine.RunFailed, ErrorCode: engine.ErrorRouting, Error: res.err.Error(), StartedAt: now, FinishedAt: now}
+		result = &engine.Result{RunID: run.ID, Status: vocab.RunFailed, ErrorCode: engine.ErrorRouting, Error: res.err.Error(), StartedAt: now, FinishedAt: now}
 	} else {
 		result = s.Engine.Run(ctx, plan, in)
 	}
@@ -99,9 +100,9 @@ func (s *Service) resumption(state store.TurnState, plan *engine.Plan, text stri
 	wait, snap := state.Wait, state.Snapshot
 	if wait.Identity != state.Session.Identity {
 		// Seed 000: "Identity changes cancel the wait ... the reply starts a fresh run".
-		return &resumption{wait: wait, closeAs: store.WaitCancelled}
+		return &resumption{wait: wait, closeAs: vocab.WaitCancelled}
 	}
-	r := &resumption{wait: wait, closeAs: store.WaitAnswered, vars: map[string]any{}}
+	r := &resumption{wait: wait, closeAs: vocab.WaitAnswered, vars: map[string]any{}}
 	if err := json.Unmarshal(snap, &r.vars); err != nil || r.vars == nil {
 		r.vars = map[string]any{}
 	}
@@ -130,7 +131,7 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 	if res != nil {
 		end.CloseWait = &store.WaitClose{WaitID: res.wait.ID, Status: res.closeAs}
 		if res.err != nil {
-			end.CloseWait.Status = store.WaitCancelled
+			end.CloseWait.Status = vocab.WaitCancelled
 		}
 	}
 	if result.Pause != nil {
@@ -153,7 +154,7 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 func (s *Service) pause(sess store.Session, run store.Run, result *engine.Result) *store.Pause {
 	p := result.Pause
 	w := store.Wait{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, RunID: run.ID, NodeID: result.PausedAt, SaveAs: p.SaveAs,
-		MatchMode: p.MatchMode, Identity: sess.Identity, Status: store.WaitOpen, ExpiresAt: p.ExpiresAt}
+		MatchMode: p.MatchMode, Identity: sess.Identity, Status: vocab.WaitOpen, ExpiresAt: p.ExpiresAt}
 	for _, o := range p.Options {
 		w.Options = append(w.Options, store.Option{Slot: o.Slot, ID: o.ID, Label: o.Label})
 	}
@@ -168,10 +169,10 @@ func (s *Service) closeRun(sess store.Session, wf store.Workflow, run store.Run,
 	run.NodeTrace = traceJSON(result.NodeTrace)
 	msgs := result.Messages
 	if failed != nil {
-		run.Status, run.Error, run.ErrorCode = store.RunFailed, failed.Error(), "PAUSE_NOT_SAVED"
+		run.Status, run.Error, run.ErrorCode = vocab.RunFailed, failed.Error(), "PAUSE_NOT_SAVED"
 		msgs = nil
 	}
-	msgs = replies(msgs, run.Status == store.RunFailed, wf.FailureResponse)
+	msgs = replies(msgs, run.Status == vocab.RunFailed, wf.FailureResponse)
 	out := make([]store.Message, len(msgs))
 	for i, m := range msgs {
 		out[i] = store.Message{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Role: "assistant", Text: m.Text, Mood: m.Mood,
@@ -198,15 +199,15 @@ func turnFacts(sess store.Session, history []any, users int, text string, task b
 		h = append(h, map[string]any{"role": "user", "text": text})
 	}
 	vars := make(map[string]any, 24)
-	vars["userMessage"] = text
-	vars["conversationHistory"] = h
-	vars["sessionId"] = sess.ID
-	vars["tenantId"] = sess.WorkspaceID
-	vars["agentId"] = sess.AgentID
-	vars["turnIndex"] = users
-	vars["clientExternalId"] = sess.ClientExternalID
+	vars[vocab.FactUserMessage] = text
+	vars[vocab.FactConversationHistory] = h
+	vars[vocab.FactSessionID] = sess.ID
+	vars[vocab.FactTenantID] = sess.WorkspaceID
+	vars[vocab.FactAgentID] = sess.AgentID
+	vars[vocab.FactTurnIndex] = users
+	vars[vocab.FactClientExternalID] = sess.ClientExternalID
 	if sess.Channel != "" {
-		vars["channel"] = sess.Channel
+		vars[vocab.FactChannel] = sess.Channel
 	}
 	return vars
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/vocab"
 )
 
 // fixture is a stored workspace with one agent on a published graph.
@@ -111,7 +112,7 @@ func TestResumeSeedsSnapshotFactsAndAnswer(t *testing.T) {
 	f := newFixture(t, askRole)
 	s := f.session(t)
 	first := f.send(t, s, "hello")
-	if first.Runs[0].Status != store.RunAwaitingInput {
+	if first.Runs[0].Status != vocab.RunAwaitingInput {
 		t.Fatalf("turn 1 %+v", first.Runs[0])
 	}
 	pending, err := f.st.PendingWaits(context.Background(), f.ws, s.ID, f.clock.Now())
@@ -157,7 +158,7 @@ func TestExpiredWaitStartsFresh(t *testing.T) {
 	f.send(t, s, "hello")
 	f.clock.Advance(time.Hour + time.Second)
 	res := f.send(t, s, "1")
-	if res.Runs[0].ResumedFromRunID != 0 || res.Runs[0].Status != store.RunAwaitingInput {
+	if res.Runs[0].ResumedFromRunID != 0 || res.Runs[0].Status != vocab.RunAwaitingInput {
 		t.Fatalf("run %+v", res.Runs[0])
 	}
 	msgs, _ := f.st.Messages(context.Background(), f.ws, s.ID)
@@ -192,7 +193,7 @@ func TestStrandedWaitFailsTheResume(t *testing.T) {
 	f.publish(t, strings.ReplaceAll(askRole, `"ask"`, `"ask2"`))
 	res := f.send(t, s, "1")
 	run := res.Runs[0]
-	if run.Status != store.RunFailed || run.Error != `cannot resume await_reply node "ask": the published workflow no longer has that node` || run.ResumedFromRunID == 0 {
+	if run.Status != vocab.RunFailed || run.Error != `cannot resume await_reply node "ask": the published workflow no longer has that node` || run.ResumedFromRunID == 0 {
 		t.Fatalf("run %+v", run)
 	}
 	if res.Messages[0].Text != turn.DefaultFailureResponse {
@@ -211,7 +212,7 @@ func TestStrandedWaitMissingEdge(t *testing.T) {
 	edited = strings.Replace(edited, `,{"id":"e4","source":"ask","target":"no","label":"unanswered"}`, `,{"id":"e4","source":"build","target":"no"}`, 1)
 	f.publish(t, edited)
 	res := f.send(t, s, "none of these")
-	if run := res.Runs[0]; run.Status != store.RunFailed || run.Error != `cannot resume await_reply node "ask": it has no outgoing edge labeled 'unanswered'` {
+	if run := res.Runs[0]; run.Status != vocab.RunFailed || run.Error != `cannot resume await_reply node "ask": it has no outgoing edge labeled 'unanswered'` {
 		t.Fatalf("run %+v", run)
 	}
 }
@@ -249,10 +250,10 @@ func TestNewerMessageInterrupts(t *testing.T) {
 	go func() { secondDone <- f.send(t, s, "two") }()
 	<-done
 	second := <-secondDone
-	if first.Runs[0].Status != store.RunInterrupted || len(first.Messages) != 0 {
+	if first.Runs[0].Status != vocab.RunInterrupted || len(first.Messages) != 0 {
 		t.Fatalf("first %+v", first.Runs[0])
 	}
-	if second.Runs[0].Status != store.RunCompleted || second.Messages[0].Text != "done two" {
+	if second.Runs[0].Status != vocab.RunCompleted || second.Messages[0].Text != "done two" {
 		t.Fatalf("second %+v %+v", second.Runs[0], second.Messages)
 	}
 }

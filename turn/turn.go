@@ -10,6 +10,7 @@ import (
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // DefaultFailureResponse is what the user is told when a run fails and the
@@ -51,7 +52,7 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 	vars := facts(s.Session, s.Transcript, text, false)
 	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
 	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer, Services: r.Services})
-	msgs := replies(res.Messages, res.Status == engine.RunFailed, r.FailureResponse)
+	msgs := replies(res.Messages, res.Status == vocab.RunFailed, r.FailureResponse)
 	for _, m := range msgs {
 		s.Transcript = append(s.Transcript, store.Message{Role: "assistant", Text: m.Text})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/wetel/wetel/node/response"
 	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/tmpl"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Limits from seed 000.
@@ -147,7 +148,7 @@ func Snapshot(vars map[string]any) (json.RawMessage, error) {
 	for k, v := range vars {
 		carried[k] = v
 	}
-	for _, f := range node.TurnFacts {
+	for _, f := range vocab.TurnFacts {
 		delete(carried, f)
 	}
 	b, err := json.Marshal(carried)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/internal/check"
+	"github.com/wetel/wetel/vocab"
 )
 
 // startTurnSQL inserts the run and the message that names it in one
@@ -37,7 +38,7 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn: %w", err)
 	}
 	r, m := t.Run, t.Message
-	r.Status, r.FinishedAt, r.Error, r.ErrorCode = store.RunRunning, nil, "", ""
+	r.Status, r.FinishedAt, r.Error, r.ErrorCode = vocab.RunRunning, nil, "", ""
 	r.StartedAt, m.CreatedAt = orNow(r.StartedAt), orNow(m.CreatedAt)
 	var msgID *int64
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // turnStateSQL reads everything TurnState returns in one statement, so in
@@ -81,7 +82,7 @@ func (x *turnStateScan) state() (store.TurnState, error) {
 	if x.waitID != nil {
 		ws := waitScan{w: store.Wait{ID: *x.waitID, WorkspaceID: ss.WorkspaceID, SessionID: ss.ID,
 			RunID: *x.waitRun, NodeID: *x.waitNode, SaveAs: *x.waitSaveAs, MatchMode: *x.waitMode,
-			Identity: *x.waitIdentity, Status: store.WaitOpen, CreatedAt: *x.waitCreated},
+			Identity: *x.waitIdentity, Status: vocab.WaitOpen, CreatedAt: *x.waitCreated},
 			opts: x.waitOpts, expires: x.waitExpires}
 		w, err := ws.wait()
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/internal/check"
 	"github.com/wetel/wetel/store/internal/optcodec"
+	"github.com/wetel/wetel/vocab"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -18,7 +19,7 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn: %w", err)
 	}
 	r, m := t.Run, t.Message
-	r.Status, r.FinishedAt, r.Error, r.ErrorCode = store.RunRunning, nil, "", ""
+	r.Status, r.FinishedAt, r.Error, r.ErrorCode = vocab.RunRunning, nil, "", ""
 	r.StartedAt = fromMs(msOrNow(r.StartedAt))
 	m.CreatedAt = fromMs(msOrNow(m.CreatedAt))
 	err := s.write(ctx, func(c *conn) error {

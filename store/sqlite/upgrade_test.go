@@ -12,6 +12,7 @@ import (
 
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
+	"github.com/wetel/wetel/vocab"
 )
 
 // TestUpgradeFromV1 opens a file made by the first schema, with a paused
@@ -68,7 +69,7 @@ func TestUpgradeFromV1(t *testing.T) {
 		t.Errorf("after upgrading: %+v", st)
 	}
 	runs, err := s.RunsBySession(t.Context(), 1, 1)
-	if err != nil || len(runs) != 1 || runs[0].Status != store.RunAwaitingInput {
+	if err != nil || len(runs) != 1 || runs[0].Status != vocab.RunAwaitingInput {
 		t.Errorf("runs after upgrading: %+v, %v", runs, err)
 	}
 	r, _, err := s.StartTurn(t.Context(), store.TurnStart{
@@ -78,7 +79,7 @@ func TestUpgradeFromV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Status = store.RunAwaitingInput
+	r.Status = vocab.RunAwaitingInput
 	err = s.EndTurn(t.Context(), store.TurnEnd{Run: r, Pause: &store.Pause{
 		Wait: store.Wait{NodeID: "ask", SaveAs: "y", MatchMode: "free_text"}}})
 	if !errors.Is(err, store.ErrWaitExists) {

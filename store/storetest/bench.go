@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Typical sizes of what a paused conversation stores, for the benchmarks:
@@ -72,7 +73,7 @@ func seedPaused(ctx context.Context, s store.Store, ws, agent, workflow int64, i
 
 func benchPause(r store.Run, sess store.Session, closeWait *store.WaitClose) store.TurnEnd {
 	now := time.Now()
-	r.Status, r.NodeTrace, r.FinishedAt = store.RunAwaitingInput, benchTrace(r.ID), &now
+	r.Status, r.NodeTrace, r.FinishedAt = vocab.RunAwaitingInput, benchTrace(r.ID), &now
 	return store.TurnEnd{
 		Run:       r,
 		Messages:  []store.Message{{Role: "assistant", Text: benchReply, TurnComplete: true, CreatedAt: now}},
@@ -153,7 +154,7 @@ func BenchTurns(b *testing.B, s store.Store, readWait bool) {
 				b.Fatalf("open wait %d, want %d", w.ID, c.wait)
 			}
 		}
-		end := benchPause(r, c.sess, &store.WaitClose{WaitID: c.wait, Status: store.WaitAnswered})
+		end := benchPause(r, c.sess, &store.WaitClose{WaitID: c.wait, Status: vocab.WaitAnswered})
 		if err := s.EndTurn(ctx, end); err != nil {
 			b.Fatal(err)
 		}
@@ -201,7 +202,7 @@ func BenchTurnsParallel(b *testing.B, s store.Store, p int) {
 				b.Error(err)
 				return
 			}
-			if err := s.EndTurn(ctx, benchPause(r, sess, &store.WaitClose{WaitID: w.ID, Status: store.WaitAnswered})); err != nil {
+			if err := s.EndTurn(ctx, benchPause(r, sess, &store.WaitClose{WaitID: w.ID, Status: vocab.WaitAnswered})); err != nil {
 				b.Error(err)
 				return
 			}
@@ -262,7 +263,7 @@ func BenchWholeTurns(b *testing.B, s store.Store) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		end := benchPause(r, st.Session, &store.WaitClose{WaitID: st.Wait.ID, Status: store.WaitAnswered})
+		end := benchPause(r, st.Session, &store.WaitClose{WaitID: st.Wait.ID, Status: vocab.WaitAnswered})
 		if err := s.EndTurn(ctx, end); err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testCrossWorkspace reads and writes workspace A's rows with workspace B's
@@ -53,7 +54,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 	before := look()
 
 	end := func(ws int64, run store.Run) store.TurnEnd {
-		run.WorkspaceID, run.Status = ws, store.RunCompleted
+		run.WorkspaceID, run.Status = ws, vocab.RunCompleted
 		return store.TurnEnd{Run: run}
 	}
 	foreignStart := func(mut func(*store.TurnStart)) error {
@@ -122,7 +123,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		}},
 		{"EndTurn/close wait", func(ctx context.Context) error {
 			te := end(b.ws, bRun)
-			te.CloseWait = &store.WaitClose{WaitID: wait, Status: store.WaitCancelled}
+			te.CloseWait = &store.WaitClose{WaitID: wait, Status: vocab.WaitCancelled}
 			return s.EndTurn(ctx, te)
 		}},
 	}, api.cases()...) {
@@ -135,7 +136,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 	}
 	got, err := s.Run(t.Context(), b.ws, bRun.ID)
 	must(t, err)
-	if got.Status != store.RunRunning {
+	if got.Status != vocab.RunRunning {
 		t.Errorf("a refused EndTurn left B's run %s", got.Status)
 	}
 	all, err := s.PendingWaits(t.Context(), b.ws, 0, now())

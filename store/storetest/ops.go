@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testRecoverRuns uses a store of its own: RecoverRuns reaches every
@@ -18,7 +19,7 @@ func testRecoverRuns(t *testing.T, e *env) {
 	sa, sb := a.session(t, ""), b.session(t, "")
 	r1, _ := a.start(t, sa.ID, "one")
 	r2, _ := a.start(t, sa.ID, "two")
-	must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r2, store.RunCompleted)}))
+	must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r2, vocab.RunCompleted)}))
 	r3, _ := b.start(t, sb.ID, "three")
 
 	n, err := s.RecoverRuns(ctx, "the process stopped")
@@ -31,14 +32,14 @@ func testRecoverRuns(t *testing.T, e *env) {
 	}{{a.ws, r1.ID}, {b.ws, r3.ID}} {
 		got, err := s.Run(ctx, c.ws, c.id)
 		must(t, err)
-		if got.Status != store.RunFailed || got.Error != "the process stopped" ||
+		if got.Status != vocab.RunFailed || got.Error != "the process stopped" ||
 			got.ErrorCode != "PROCESS_STOPPED" || got.FinishedAt == nil {
 			t.Errorf("recovered run = %s", str(got))
 		}
 	}
 	got, err := s.Run(ctx, a.ws, r2.ID)
 	must(t, err)
-	if got.Status != store.RunCompleted || got.Error != "" {
+	if got.Status != vocab.RunCompleted || got.Error != "" {
 		t.Errorf("a finished run was recovered: %s", str(got))
 	}
 	n, err = s.RecoverRuns(ctx, "again")
@@ -46,7 +47,7 @@ func testRecoverRuns(t *testing.T, e *env) {
 	if n != 0 {
 		t.Errorf("second RecoverRuns = %d, want 0", n)
 	}
-	err = s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r1, store.RunCompleted)})
+	err = s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r1, vocab.RunCompleted)})
 	wantErr(t, "ending a recovered run", err, store.ErrConflict)
 }
 
@@ -144,7 +145,7 @@ func conversation(t *testing.T, tn *tenant, turns int) error {
 			if err != nil {
 				return fmt.Errorf("turn %d: %w", i, err)
 			}
-			closeWait = &store.WaitClose{WaitID: w.ID, Status: store.WaitAnswered}
+			closeWait = &store.WaitClose{WaitID: w.ID, Status: vocab.WaitAnswered}
 		}
 		if err := s.EndTurn(ctx, pauseEnd(r, time.Now().Add(time.Hour), closeWait)); err != nil {
 			return fmt.Errorf("turn %d: %w", i, err)

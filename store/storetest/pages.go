@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testSessionPages lists a workspace's sessions newest first, a page at a
@@ -78,7 +79,7 @@ func testRunPages(t *testing.T, e *env) {
 		}
 		r, _ := tn.start(t, sess.ID, "hi")
 		if i%3 == 0 {
-			must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r, store.RunCompleted)}))
+			must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r, vocab.RunCompleted)}))
 			completed = append([]int64{r.ID}, completed...)
 		}
 		all = append([]int64{r.ID}, all...)
@@ -110,8 +111,8 @@ func testRunPages(t *testing.T, e *env) {
 	wantIDs(t, "second page", page(store.RunQuery{Limit: 5, BeforeID: all[4]}), all[5:])
 	wantIDs(t, "one session's", page(store.RunQuery{SessionID: s1.ID}), ofS1)
 	wantIDs(t, "one session's, paged", page(store.RunQuery{SessionID: s1.ID, Limit: 2, BeforeID: ofS1[1]}), ofS1[2:4])
-	wantIDs(t, "completed", page(store.RunQuery{Status: store.RunCompleted}), completed)
-	wantIDs(t, "one session's completed", page(store.RunQuery{SessionID: s1.ID, Status: store.RunCompleted}),
+	wantIDs(t, "completed", page(store.RunQuery{Status: vocab.RunCompleted}), completed)
+	wantIDs(t, "one session's completed", page(store.RunQuery{SessionID: s1.ID, Status: vocab.RunCompleted}),
 		intersect(ofS1, completed))
 	wantIDs(t, "the workflow's", page(store.RunQuery{WorkflowID: tn.workflow, Limit: 200}), all)
 	wantIDs(t, "a workflow never run", page(store.RunQuery{WorkflowID: wf2.ID}), nil)

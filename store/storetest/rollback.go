@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testEndTurnRollsBack fails an EndTurn at its last step and checks that
@@ -25,14 +26,14 @@ func testEndTurnRollsBack(t *testing.T, e *env) {
 			return te
 		}, store.ErrWaitExists},
 		{"closing a closed wait, ending the session", func(run store.Run, closed, _ int64) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(run, store.RunCompleted),
+			return store.TurnEnd{Run: withStatus(run, vocab.RunCompleted),
 				Messages:   []store.Message{{Role: "assistant", Text: "bye"}},
-				CloseWait:  &store.WaitClose{WaitID: closed, Status: store.WaitAnswered},
+				CloseWait:  &store.WaitClose{WaitID: closed, Status: vocab.WaitAnswered},
 				EndSession: true}
 		}, store.ErrConflict},
 		{"second message of another session", func(run store.Run, _, open int64) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(run, store.RunCompleted),
-				CloseWait: &store.WaitClose{WaitID: open, Status: store.WaitAnswered},
+			return store.TurnEnd{Run: withStatus(run, vocab.RunCompleted),
+				CloseWait: &store.WaitClose{WaitID: open, Status: vocab.WaitAnswered},
 				Messages: []store.Message{{Role: "assistant", Text: "ok"},
 					{SessionID: run.SessionID + 1_000_000, Role: "assistant", Text: "stray"}}}
 		}, store.ErrNotFound},
@@ -44,7 +45,7 @@ func testEndTurnRollsBack(t *testing.T, e *env) {
 		closed := openWaitID(ctx, t, s, tn.ws, sess.ID)
 		r1, _ := tn.start(t, sess.ID, "two")
 		must(t, s.EndTurn(ctx, pauseEnd(r1, now().Add(time.Hour),
-			&store.WaitClose{WaitID: closed, Status: store.WaitAnswered})))
+			&store.WaitClose{WaitID: closed, Status: vocab.WaitAnswered})))
 		open := openWaitID(ctx, t, s, tn.ws, sess.ID)
 		run, _ := tn.start(t, sess.ID, "three")
 		msgsBefore, err := s.Messages(ctx, tn.ws, sess.ID)
@@ -84,11 +85,11 @@ func testEndTurnEndsSession(t *testing.T, e *env) {
 		open := openWaitID(ctx, t, s, tn.ws, sess.ID)
 		r1, _ := tn.start(t, sess.ID, "bye")
 		finished := now()
-		te := store.TurnEnd{Run: withStatus(r1, store.RunCompleted), EndSession: true,
+		te := store.TurnEnd{Run: withStatus(r1, vocab.RunCompleted), EndSession: true,
 			Messages: []store.Message{{Role: "assistant", Text: "Goodbye.", TurnComplete: true}}}
 		te.Run.FinishedAt = &finished
 		if closeIt {
-			te.CloseWait = &store.WaitClose{WaitID: open, Status: store.WaitAnswered}
+			te.CloseWait = &store.WaitClose{WaitID: open, Status: vocab.WaitAnswered}
 		}
 		must(t, s.EndTurn(ctx, te))
 		ss, err := s.Session(ctx, tn.ws, sess.ID)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 func testSetIdentity(t *testing.T, e *env) {
@@ -91,7 +92,7 @@ func testMessages(t *testing.T, e *env) {
 		{Role: "assistant", Text: "", CreatedAt: at.Add(2 * time.Second)},
 		{Role: "assistant", Text: "three", TurnComplete: true, CreatedAt: at.Add(3 * time.Second)},
 	}
-	must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r, store.RunCompleted), Messages: said}))
+	must(t, s.EndTurn(ctx, store.TurnEnd{Run: withStatus(r, vocab.RunCompleted), Messages: said}))
 	got, err := s.Messages(ctx, tn.ws, sess.ID)
 	must(t, err)
 	want := append([]store.Message{m}, said...)
@@ -129,7 +130,7 @@ func testRunsBySession(t *testing.T, e *env) {
 	r2, _, err := s.StartTurn(ctx, ts)
 	must(t, err)
 	trace2 := json.RawMessage(`[ {"node": "reply"} ]`)
-	r2.NodeTrace, r2.Status = trace2, store.RunCompleted
+	r2.NodeTrace, r2.Status = trace2, vocab.RunCompleted
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r2}))
 	r3, _ := tn.start(t, sess.ID, "c")
 
@@ -140,9 +141,9 @@ func testRunsBySession(t *testing.T, e *env) {
 		status      string
 		trace       json.RawMessage
 	}{
-		{r1.ID, 0, store.RunAwaitingInput, trace1},
-		{r2.ID, r1.ID, store.RunCompleted, trace2},
-		{r3.ID, 0, store.RunRunning, nil},
+		{r1.ID, 0, vocab.RunAwaitingInput, trace1},
+		{r2.ID, r1.ID, vocab.RunCompleted, trace2},
+		{r3.ID, 0, vocab.RunRunning, nil},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("RunsBySession = %s, want %d runs", str(got), len(want))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Run checks a driver. open must return a new, empty store on every call
@@ -158,7 +159,7 @@ func (tn *tenant) pause(t *testing.T, run store.Run, expires time.Time) {
 
 // pauseEnd is an EndTurn that asks a question, closing closeWait if set.
 func pauseEnd(run store.Run, expires time.Time, closeWait *store.WaitClose) store.TurnEnd {
-	run.Status = store.RunAwaitingInput
+	run.Status = vocab.RunAwaitingInput
 	return store.TurnEnd{
 		Run:       run,
 		Messages:  []store.Message{{Role: "assistant", Text: "Which size?", TurnComplete: true}},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 func testIDsIncrease(t *testing.T, e *env) {
@@ -44,7 +45,7 @@ func testStartTurn(t *testing.T, e *env) {
 	ts.Run.StartedAt, ts.Message.CreatedAt, ts.Message.Mood = started, said, "cheerful"
 	r, m, err := e.shared.StartTurn(ctx, ts)
 	must(t, err)
-	if r.ID <= 0 || r.Status != store.RunRunning || r.FinishedAt != nil || !sameTime(started, r.StartedAt) ||
+	if r.ID <= 0 || r.Status != vocab.RunRunning || r.FinishedAt != nil || !sameTime(started, r.StartedAt) ||
 		r.WorkflowID != tn.workflow || r.Version != 1 || r.SessionID != sess.ID || r.WorkspaceID != tn.ws {
 		t.Errorf("StartTurn run = %s", str(r))
 	}
@@ -89,7 +90,7 @@ func testEndTurn(t *testing.T, e *env) {
 	trace := json.RawMessage(`[{"node":"start","ms":1},{"node":"ask","ms":2}]`)
 	snap := json.RawMessage(`{"vars": {"order": "coffee"}, "at": "ask"}`)
 	opts := []store.Option{{Slot: 1, ID: "s", Label: "Small"}, {Slot: 2, ID: "m", Label: "Medium"}, {Slot: 3, ID: "l", Label: "Large"}}
-	r1.Status, r1.NodeTrace, r1.FinishedAt = store.RunAwaitingInput, trace, &finished
+	r1.Status, r1.NodeTrace, r1.FinishedAt = vocab.RunAwaitingInput, trace, &finished
 	must(t, s.EndTurn(ctx, store.TurnEnd{
 		Run: r1,
 		Messages: []store.Message{
@@ -101,7 +102,7 @@ func testEndTurn(t *testing.T, e *env) {
 	}))
 	got, err := s.Run(ctx, tn.ws, r1.ID)
 	must(t, err)
-	if got.Status != store.RunAwaitingInput || !bytes.Equal(got.NodeTrace, trace) ||
+	if got.Status != vocab.RunAwaitingInput || !bytes.Equal(got.NodeTrace, trace) ||
 		got.FinishedAt == nil || !sameTime(finished, *got.FinishedAt) || got.Error != "" {
 		t.Errorf("ended run = %s", str(got))
 	}
@@ -118,7 +119,7 @@ func testEndTurn(t *testing.T, e *env) {
 	}
 	if w.ID <= 0 || w.WorkspaceID != tn.ws || w.SessionID != sess.ID || w.RunID != r1.ID ||
 		w.NodeID != "ask" || w.SaveAs != "size" || w.MatchMode != "options" || w.Identity != "ann" ||
-		w.Status != store.WaitOpen || !reflect.DeepEqual(w.Options, opts) ||
+		w.Status != vocab.WaitOpen || !reflect.DeepEqual(w.Options, opts) ||
 		!sameTime(expires, w.ExpiresAt) || w.CreatedAt.IsZero() {
 		t.Errorf("OpenWait = %s", str(w))
 	}
@@ -128,16 +129,16 @@ func testEndTurn(t *testing.T, e *env) {
 	ts.Run.ResumedFromRunID = r1.ID
 	r2, _, err := s.StartTurn(ctx, ts)
 	must(t, err)
-	r2.Status, r2.Error, r2.ErrorCode = store.RunFailed, "model timed out", "LLM_TIMEOUT"
+	r2.Status, r2.Error, r2.ErrorCode = vocab.RunFailed, "model timed out", "LLM_TIMEOUT"
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r2,
-		CloseWait: &store.WaitClose{WaitID: w.ID, Status: store.WaitAnswered},
+		CloseWait: &store.WaitClose{WaitID: w.ID, Status: vocab.WaitAnswered},
 		Messages:  []store.Message{{Role: "assistant", Text: "Sorry.", TurnComplete: true}}}))
 	if id := openWaitID(ctx, t, s, tn.ws, sess.ID); id != 0 {
 		t.Errorf("wait %d still open after it was answered", id)
 	}
 	got, err = s.Run(ctx, tn.ws, r2.ID)
 	must(t, err)
-	if got.Status != store.RunFailed || got.Error != "model timed out" || got.ErrorCode != "LLM_TIMEOUT" ||
+	if got.Status != vocab.RunFailed || got.Error != "model timed out" || got.ErrorCode != "LLM_TIMEOUT" ||
 		got.FinishedAt == nil || got.ResumedFromRunID != r1.ID {
 		t.Errorf("failed run = %s", str(got))
 	}
@@ -152,8 +153,8 @@ func testEndTurnStale(t *testing.T, e *env) {
 	tn.pause(t, r0, now().Add(time.Hour))
 	w0 := openWaitID(t.Context(), t, s, tn.ws, sess.ID)
 	r1, _ := tn.start(t, sess.ID, "b")
-	must(t, s.EndTurn(t.Context(), store.TurnEnd{Run: withStatus(r1, store.RunCompleted),
-		CloseWait: &store.WaitClose{WaitID: w0, Status: store.WaitAnswered}}))
+	must(t, s.EndTurn(t.Context(), store.TurnEnd{Run: withStatus(r1, vocab.RunCompleted),
+		CloseWait: &store.WaitClose{WaitID: w0, Status: vocab.WaitAnswered}}))
 
 	for _, c := range []struct {
 		name   string
@@ -161,26 +162,26 @@ func testEndTurnStale(t *testing.T, e *env) {
 		target error // nil: any error
 	}{
 		{"run already ended", func(store.Run) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(r1, store.RunFailed)}
+			return store.TurnEnd{Run: withStatus(r1, vocab.RunFailed)}
 		}, store.ErrConflict},
 		{"wait already closed", func(r store.Run) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(r, store.RunCompleted),
-				CloseWait: &store.WaitClose{WaitID: w0, Status: store.WaitAnswered}}
+			return store.TurnEnd{Run: withStatus(r, vocab.RunCompleted),
+				CloseWait: &store.WaitClose{WaitID: w0, Status: vocab.WaitAnswered}}
 		}, store.ErrConflict},
 		{"unknown run", func(r store.Run) store.TurnEnd {
 			r.ID += 1_000_000
-			return store.TurnEnd{Run: withStatus(r, store.RunCompleted)}
+			return store.TurnEnd{Run: withStatus(r, vocab.RunCompleted)}
 		}, store.ErrNotFound},
 		{"unknown wait", func(r store.Run) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(r, store.RunCompleted),
-				CloseWait: &store.WaitClose{WaitID: w0 + 1_000_000, Status: store.WaitAnswered}}
+			return store.TurnEnd{Run: withStatus(r, vocab.RunCompleted),
+				CloseWait: &store.WaitClose{WaitID: w0 + 1_000_000, Status: vocab.WaitAnswered}}
 		}, store.ErrNotFound},
 		{"ending as RUNNING", func(r store.Run) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(r, store.RunRunning)}
+			return store.TurnEnd{Run: withStatus(r, vocab.RunRunning)}
 		}, nil},
 		{"closing as OPEN", func(r store.Run) store.TurnEnd {
-			return store.TurnEnd{Run: withStatus(r, store.RunCompleted),
-				CloseWait: &store.WaitClose{WaitID: w0, Status: store.WaitOpen}}
+			return store.TurnEnd{Run: withStatus(r, vocab.RunCompleted),
+				CloseWait: &store.WaitClose{WaitID: w0, Status: vocab.WaitOpen}}
 		}, nil},
 	} {
 		running, _ := tn.start(t, sess.ID, c.name)
@@ -190,7 +191,7 @@ func testEndTurnStale(t *testing.T, e *env) {
 		}
 		got, err := s.Run(t.Context(), tn.ws, running.ID)
 		must(t, err)
-		if got.Status != store.RunRunning {
+		if got.Status != vocab.RunRunning {
 			t.Errorf("%s: a refused EndTurn left the run %s", c.name, got.Status)
 		}
 	}
@@ -214,7 +215,7 @@ func testEndTurnMessageIDs(t *testing.T, e *env) {
 	if m.ID != 0 || r.ID == 0 {
 		t.Fatalf("a task's turn returned message %+v, run %d", m, r.ID)
 	}
-	r.Status = store.RunCompleted
+	r.Status = vocab.RunCompleted
 	end := store.TurnEnd{Run: r, Messages: []store.Message{
 		{Role: "assistant", Text: "one"}, {Role: "assistant", Text: "two", TurnComplete: true}}}
 	must(t, s.EndTurn(t.Context(), end))

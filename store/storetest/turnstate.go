@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testTurnState reads a turn's state as the separate reads would, at each
@@ -91,7 +92,7 @@ func testTurnState(t *testing.T, e *env) {
 
 	// A wait with no expiry (the zero ExpiresAt) never lapses.
 	r2, _ := tn.start(t, sess.ID, "again")
-	r2.Status = store.RunAwaitingInput
+	r2.Status = vocab.RunAwaitingInput
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r2, Pause: &store.Pause{
 		Wait:     store.Wait{NodeID: "name", SaveAs: "name", MatchMode: "free_text", Identity: "ann"},
 		Snapshot: json.RawMessage(`{}`)}}))

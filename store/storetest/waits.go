@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // testOpenWaitRace has two turns of one session pause at the same moment,
@@ -42,7 +43,7 @@ func testOpenWaitRace(t *testing.T, e *env) {
 			case wantIs(err, store.ErrWaitExists):
 				got, gerr := s.Run(t.Context(), tn.ws, runs[i].ID)
 				must(t, gerr)
-				if got.Status != store.RunRunning {
+				if got.Status != vocab.RunRunning {
 					t.Errorf("round %d: the losing run was written as %s", round, got.Status)
 				}
 			default:
@@ -70,7 +71,7 @@ func testOpenWait(t *testing.T, e *env) {
 
 	// A free-text question with no expiry (the zero ExpiresAt).
 	r, _ := tn.start(t, sess.ID, "hi")
-	r.Status = store.RunAwaitingInput
+	r.Status = vocab.RunAwaitingInput
 	snap := json.RawMessage(`{"big":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}`)
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r, Pause: &store.Pause{
 		Wait:     store.Wait{NodeID: "name", SaveAs: "name", MatchMode: "free_text", Identity: "zed"},
@@ -207,7 +208,7 @@ func testConcurrentFailuresIsolated(t *testing.T, e *env) {
 		lost := p.runs[1-won]
 		got, err := s.Run(t.Context(), tn.ws, lost.ID)
 		must(t, err)
-		if got.Status != store.RunRunning {
+		if got.Status != vocab.RunRunning {
 			t.Errorf("session %d: the losing run was written as %s", i, got.Status)
 		}
 		msgs, err := s.Messages(t.Context(), tn.ws, p.sess.ID)

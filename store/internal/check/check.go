@@ -6,23 +6,24 @@ import (
 	"fmt"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // CloseStatus reports whether s is a status a wait may be closed with.
 func CloseStatus(s string) error {
 	switch s {
-	case store.WaitAnswered, store.WaitExpired, store.WaitCancelled:
+	case vocab.WaitAnswered, vocab.WaitExpired, vocab.WaitCancelled:
 		return nil
 	}
 	return fmt.Errorf("closing a wait as %q: want %s, %s or %s",
-		s, store.WaitAnswered, store.WaitExpired, store.WaitCancelled)
+		s, vocab.WaitAnswered, vocab.WaitExpired, vocab.WaitCancelled)
 }
 
 // FinalStatus reports whether s may end a run: anything known but RUNNING.
 func FinalStatus(s string) error {
 	switch s {
-	case store.RunCompleted, store.RunFailed, store.RunAwaitingInput,
-		store.RunAwaitingApproval, store.RunInterrupted:
+	case vocab.RunCompleted, vocab.RunFailed, vocab.RunAwaitingInput,
+		vocab.RunAwaitingApproval, vocab.RunInterrupted:
 		return nil
 	}
 	return fmt.Errorf("ending a run as %q: not a final run status", s)

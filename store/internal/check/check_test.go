@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 func TestTurnStart(t *testing.T) {
@@ -24,14 +25,14 @@ func TestTurnEnd(t *testing.T) {
 		end  store.TurnEnd
 		ok   bool
 	}{
-		{"completed", store.TurnEnd{Run: store.Run{Status: store.RunCompleted}}, true},
-		{"running", store.TurnEnd{Run: store.Run{Status: store.RunRunning}}, false},
+		{"completed", store.TurnEnd{Run: store.Run{Status: vocab.RunCompleted}}, true},
+		{"running", store.TurnEnd{Run: store.Run{Status: vocab.RunRunning}}, false},
 		{"unknown status", store.TurnEnd{Run: store.Run{Status: "DONE"}}, false},
-		{"close as open", store.TurnEnd{Run: store.Run{Status: store.RunCompleted},
-			CloseWait: &store.WaitClose{Status: store.WaitOpen}}, false},
-		{"close as answered", store.TurnEnd{Run: store.Run{Status: store.RunCompleted},
-			CloseWait: &store.WaitClose{Status: store.WaitAnswered}}, true},
-		{"message of another workspace", store.TurnEnd{Run: store.Run{WorkspaceID: 1, Status: store.RunFailed},
+		{"close as open", store.TurnEnd{Run: store.Run{Status: vocab.RunCompleted},
+			CloseWait: &store.WaitClose{Status: vocab.WaitOpen}}, false},
+		{"close as answered", store.TurnEnd{Run: store.Run{Status: vocab.RunCompleted},
+			CloseWait: &store.WaitClose{Status: vocab.WaitAnswered}}, true},
+		{"message of another workspace", store.TurnEnd{Run: store.Run{WorkspaceID: 1, Status: vocab.RunFailed},
 			Messages: []store.Message{{WorkspaceID: 2}}}, false},
 	} {
 		if err := TurnEnd(&c.end); (err == nil) != c.ok {

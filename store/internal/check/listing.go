@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Limit returns n, or def when n is 0. A negative n or one above max is
@@ -35,8 +36,8 @@ func SessionQuery(q *store.SessionQuery) error {
 // RunQuery checks q and fills in its default limit.
 func RunQuery(q *store.RunQuery) error {
 	switch q.Status {
-	case "", store.RunRunning, store.RunCompleted, store.RunFailed, store.RunAwaitingInput,
-		store.RunAwaitingApproval, store.RunInterrupted:
+	case "", vocab.RunRunning, vocab.RunCompleted, vocab.RunFailed, vocab.RunAwaitingInput,
+		vocab.RunAwaitingApproval, vocab.RunInterrupted:
 	default:
 		return invalid("run status %q: not a run status", q.Status)
 	}
