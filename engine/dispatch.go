@@ -36,10 +36,15 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
 	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted})
-	if out.Pause != nil {
+	if p := out.Pause; p != nil {
 		// Seed 000: the question ends the turn; nothing else runs in this run.
-		r.res.Status = vocab.RunAwaitingInput
-		r.res.Pause, r.res.PausedAt = out.Pause, pn.id
+		if p.Kind == "" {
+			p.Kind = pn.typ
+		}
+		if r.res.Status = p.RunStatus; p.RunStatus == "" {
+			r.res.Status = vocab.RunAwaitingInput
+		}
+		r.res.Pause, r.res.PausedAt = p, pn.id
 		return false
 	}
 	if out.EndSession {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/node/awaitreply"
 	"github.com/wetel/wetel/vocab"
 )
 
@@ -31,8 +32,12 @@ func TestAwaitReplyPauses(t *testing.T) {
 		t.Fatalf("question %+v", res.Messages)
 	}
 	p := res.Pause
-	if p.SaveAs != "chosen" || p.MatchMode != "options" || len(p.Options) != 2 || p.Options[1].Label != "Software Engineer" || p.Options[1].Slot != 2 {
-		t.Fatalf("pause %+v", p)
+	if p.Kind != awaitreply.Kind || p.ResumeOn != vocab.ResumeOnReply || p.RunStatus != vocab.RunAwaitingInput {
+		t.Fatalf("pause kind %q, resumed on %q, run status %q", p.Kind, p.ResumeOn, p.RunStatus)
+	}
+	st, err := awaitreply.DecodeState(p.State)
+	if err != nil || st.SaveAs != "chosen" || st.MatchMode != "options" || len(st.Options) != 2 || st.Options[1].Label != "Software Engineer" || st.Options[1].Slot != 2 {
+		t.Fatalf("pause state %s: %+v, %v", p.State, st, err)
 	}
 	if !p.ExpiresAt.Equal(h.clock.Now().Add(24 * 60 * 60e9)) {
 		t.Errorf("expires %v", p.ExpiresAt)

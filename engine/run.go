@@ -58,7 +58,8 @@ type Result struct {
 	Executions int
 	// SessionEnded is set when an end_session node ran.
 	SessionEnded bool
-	// Pause is set when the run stopped AWAITING_INPUT at PausedAt.
+	// Pause is set when the run stopped at PausedAt to wait (AWAITING_INPUT,
+	// AWAITING_APPROVAL): what the turn stores for a later one to resume.
 	Pause      *node.Pause
 	PausedAt   string
 	StartedAt  time.Time

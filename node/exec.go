@@ -53,28 +53,9 @@ type Outcome struct {
 	NoValue bool
 	// EndSession stops the run after this node: nothing else is dispatched.
 	EndSession bool
-	// Pause ends the turn here: the run stops as AWAITING_INPUT and resumes
-	// at the node's answered/unanswered successor on the next message.
+	// Pause ends the turn here: the run stops with the pause's run status,
+	// and a later turn continues from the edge its type's Resume hook names.
 	Pause *Pause
-}
-
-// Pause is what an await_reply question leaves for the next message.
-type Pause struct {
-	SaveAs    string
-	MatchMode string
-	// Options are exactly what was offered, fixed when the question is asked.
-	Options   []PauseOption
-	ExpiresAt time.Time
-	// Snapshot is the run's context as it resumes: its own variables,
-	// without the turn facts the next turn supplies fresh.
-	Snapshot json.RawMessage
-}
-
-// PauseOption is one choice offered by an options-mode question.
-type PauseOption struct {
-	Slot  int    `json:"slot"`
-	ID    string `json:"id"`
-	Label string `json:"label"`
 }
 
 // Message is a reply a node speaks to the user.

@@ -37,6 +37,9 @@ func (r *Registry) Add(s *Spec) error {
 	if s.Build == nil {
 		return fmt.Errorf("node type %q: no Build function", s.Type)
 	}
+	if s.Pauses != (s.Resume != nil) {
+		return fmt.Errorf("node type %q: a type that pauses has a Resume hook, and only such a type", s.Type)
+	}
 	if s.Mockable && s.MockOutput == "" {
 		return fmt.Errorf("node type %q: mockable types name the field a mockResponse lands in", s.Type)
 	}

@@ -98,6 +98,9 @@ type Spec struct {
 	// Pauses types end the turn and continue in a later run (await_reply,
 	// approval), so a loop through one is bounded by a person, not maxVisits.
 	Pauses bool
+	// Resume continues a paused node of the type from its stored state and
+	// what arrived (a reply, a decision, an expiry); required when Pauses.
+	Resume ResumeFunc
 	// Examples are sample configs for the docs and the schema.
 	Examples []json.RawMessage
 	// Check runs type-specific save checks on a decoded config (for rules one

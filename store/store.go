@@ -16,9 +16,9 @@ import (
 var (
 	// ErrNotFound: no row with that id in that workspace.
 	ErrNotFound = errors.New("not found")
-	// ErrWaitExists: the session already holds an OPEN wait. The database
-	// enforces it (a unique partial index), so two racing turns cannot both
-	// open one.
+	// ErrWaitExists: the session already holds an OPEN wait resumed by a
+	// reply. The database enforces it (a unique partial index), so two
+	// racing turns cannot both open one.
 	ErrWaitExists = errors.New("the session already has an open question")
 	// ErrConflict: a write raced another and lost (a stale status change).
 	ErrConflict = errors.New("conflict")
@@ -118,29 +118,30 @@ type Run struct {
 	FinishedAt       *time.Time
 }
 
-// Option is one choice an options-mode question offered.
-type Option struct {
-	Slot  int    `json:"slot"`
-	ID    string `json:"id"`
-	Label string `json:"label"`
-}
-
-// Wait is an await_reply question waiting for the session's next message.
+// Wait is a paused run waiting for its input: a kind (the node type that
+// paused) with the kind's own state, which the store keeps as it is given.
+// A wait is OPEN until it gets exactly one outcome (ANSWERED, EXPIRED,
+// CANCELLED); a session holds at most one OPEN wait resumed by a reply,
+// which the database enforces.
 type Wait struct {
 	ID          int64
 	WorkspaceID int64
 	SessionID   int64
 	RunID       int64
 	NodeID      string
-	SaveAs      string
-	MatchMode   string   // free_text or options
-	Options     []Option // exactly what was offered, fixed when asked
-	// Identity is the session's signed-in identity when the question was
-	// asked; a reply under another identity cancels the wait.
+	// Kind names the node type whose Resume hook continues the wait
+	// (await_reply, approval, end_session).
+	Kind string
+	// ResumeOn is vocab.ResumeOnReply or vocab.ResumeOnDecision.
+	ResumeOn string
+	// State is the kind's own JSON, fixed when the run paused.
+	State json.RawMessage
+	// Identity is the session's signed-in identity when the run paused; a
+	// reply under another identity cancels the wait.
 	Identity string
 	Status   string
-	// ExpiresAt is when the question lapses; the zero value means it
-	// never expires.
+	// ExpiresAt is when the wait lapses; the zero value means it never
+	// expires.
 	ExpiresAt time.Time
 	CreatedAt time.Time
 }
@@ -159,8 +160,9 @@ type TurnState struct {
 	Agent    Agent
 	Workflow Workflow // Draft may be left empty: a turn never needs it
 	History  []Message
-	// Wait is the session's OPEN wait when it has one; HasWait says so.
-	// A wait past its expiresAt at now is closed as EXPIRED and not returned.
+	// Wait is the session's OPEN wait resumed by a reply, when it has one;
+	// HasWait says so. Such a wait past its expiresAt at now is closed as
+	// EXPIRED and not returned (seed 000: expiry is "enforced at read time").
 	Wait     Wait
 	HasWait  bool
 	Snapshot json.RawMessage
@@ -233,9 +235,9 @@ type Store interface {
 	Run(ctx context.Context, ws, id int64) (Run, error)
 	RunsBySession(ctx context.Context, ws, sessionID int64) ([]Run, error)
 
-	// OpenWait returns the session's OPEN wait and its snapshot. A wait past
-	// its expiresAt at now is closed as EXPIRED here (expiry is enforced at
-	// read time) and ErrNotFound returned.
+	// OpenWait returns the session's OPEN wait resumed by a reply, and its
+	// snapshot. A wait past its expiresAt at now is closed as EXPIRED here
+	// (expiry is enforced at read time) and ErrNotFound returned.
 	OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (Wait, json.RawMessage, error)
 	// TurnState reads everything a turn needs before it starts, in one
 	// transaction (one round trip where the driver can): the session of
@@ -247,9 +249,10 @@ type Store interface {
 	// whose id is above afterMessageID: a caller that keeps the transcript
 	// it has read (messages are append-only) reads only what is new.
 	TurnStateSince(ctx context.Context, ws, sessionID int64, now time.Time, afterMessageID int64) (TurnState, error)
-	// PendingWaits lists OPEN, unexpired waits: one session's, or the whole
-	// workspace's when sessionID is 0. Snapshots are never included.
-	PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]Wait, error)
+	// PendingWaits lists OPEN, unexpired waits of one kind in id order: one
+	// session's, or the whole workspace's when sessionID is 0. Snapshots are
+	// never included.
+	PendingWaits(ctx context.Context, ws, sessionID int64, kind string, now time.Time) ([]Wait, error)
 
 	// RecoverRuns finishes every run left RUNNING by a process that stopped
 	// (all workspaces: it is an operator's start-up step, not a tenant read),

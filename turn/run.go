@@ -8,7 +8,6 @@ import (
 
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
-	"github.com/wetel/wetel/reply"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/vocab"
 )
@@ -20,6 +19,8 @@ type resumption struct {
 	entry   []string
 	err     error // the stranded-wait error: the resume fails with it
 	closeAs string
+	// answer is what the Resume hook wrote, laid over the fresh turn facts.
+	answer map[string]any
 }
 
 func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, task bool) (TurnResult, error) {
@@ -58,7 +59,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	}
 	var res *resumption
 	if !task {
-		res = s.resumption(state, plan, text)
+		res = s.resumption(ctx, state, plan, text)
 	}
 	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: vocab.RunRunning, StartedAt: now}
 	if res != nil && res.closeAs == vocab.WaitAnswered {
@@ -79,6 +80,9 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		for k, v := range vars {
 			res.vars[k] = v
 		}
+		for k, v := range res.answer {
+			res.vars[k] = v
+		}
 		vars, in.Entry = res.vars, res.entry
 	}
 	in.Vars = vars
@@ -92,8 +96,9 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 
 // resumption decides whether this message answers the session's open wait.
 // An expired wait was already closed by the read: no wait, a fresh run, and
-// nothing said about it.
-func (s *Service) resumption(state store.TurnState, plan *engine.Plan, text string) *resumption {
+// nothing said about it. The wait's kind decides how the reply continues:
+// its node type's Resume hook names the edge and the variables to write.
+func (s *Service) resumption(ctx context.Context, state store.TurnState, plan *engine.Plan, text string) *resumption {
 	if !state.HasWait {
 		return nil
 	}
@@ -106,21 +111,18 @@ func (s *Service) resumption(state store.TurnState, plan *engine.Plan, text stri
 	if err := json.Unmarshal(snap, &r.vars); err != nil || r.vars == nil {
 		r.vars = map[string]any{}
 	}
-	label, answer := "answered", any(text)
-	if wait.MatchMode == "options" {
-		opts := make([]reply.Option, len(wait.Options))
-		for i, o := range wait.Options {
-			opts[i] = reply.Option{Slot: o.Slot, ID: o.ID, Label: o.Label}
-		}
-		// Matching reads only the stored list, never the live context.
-		if o, _, ok := reply.Match(text, opts); ok {
-			answer = o.Map()
-		} else {
-			label = "unanswered"
-		}
+	spec, ok := s.registry().Lookup(wait.Kind)
+	if !ok || spec.Resume == nil {
+		r.err = fmt.Errorf("cannot resume the run paused at node %q: no node type %q resumes its wait", wait.NodeID, wait.Kind)
+		return r
 	}
-	r.vars[wait.SaveAs] = answer
-	r.entry, r.err = plan.ResumeTargets(wait.NodeID, label)
+	next, err := spec.Resume(ctx, node.ResumeInput{NodeID: wait.NodeID, State: wait.State, Event: node.ResumeReply, Text: text, Now: s.Now()})
+	if err != nil {
+		r.err = fmt.Errorf("cannot resume the run paused at node %q: %w", wait.NodeID, err)
+		return r
+	}
+	r.answer = next.Vars
+	r.entry, r.err = plan.ResumeTargets(wait.NodeID, next.Label)
 	return r
 }
 
@@ -140,7 +142,7 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 	end.Run, end.Messages = s.closeRun(sess, wf, run, result, nil)
 	err := s.Store.EndTurn(ctx, end)
 	if errors.Is(err, store.ErrWaitExists) {
-		failed := fmt.Errorf("saving the await_reply pause of node %q: %w", result.PausedAt, err)
+		failed := fmt.Errorf("saving the %s pause of node %q: %w", result.Pause.Kind, result.PausedAt, err)
 		end.Pause = nil
 		end.Run, end.Messages = s.closeRun(sess, wf, run, result, failed)
 		err = s.Store.EndTurn(ctx, end)
@@ -153,10 +155,10 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 
 func (s *Service) pause(sess store.Session, run store.Run, result *engine.Result) *store.Pause {
 	p := result.Pause
-	w := store.Wait{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, RunID: run.ID, NodeID: result.PausedAt, SaveAs: p.SaveAs,
-		MatchMode: p.MatchMode, Identity: sess.Identity, Status: vocab.WaitOpen, ExpiresAt: p.ExpiresAt}
-	for _, o := range p.Options {
-		w.Options = append(w.Options, store.Option{Slot: o.Slot, ID: o.ID, Label: o.Label})
+	w := store.Wait{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, RunID: run.ID, NodeID: result.PausedAt,
+		Kind: p.Kind, ResumeOn: p.ResumeOn, State: p.State, Identity: sess.Identity, Status: vocab.WaitOpen, ExpiresAt: p.ExpiresAt}
+	if w.ResumeOn == "" {
+		w.ResumeOn = vocab.ResumeOnReply
 	}
 	return &store.Pause{Wait: w, Snapshot: p.Snapshot}
 }

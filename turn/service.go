@@ -143,11 +143,7 @@ func (s *Service) plan(ctx context.Context, ws int64, wf store.Workflow) (*engin
 	if err != nil {
 		return nil, fmt.Errorf("workflow %d version %d: %w", wf.ID, wf.PublishedVersion, err)
 	}
-	reg := s.Registry
-	if reg == nil {
-		reg = node.Default
-	}
-	if p, err = engine.Compile(g, reg); err != nil {
+	if p, err = engine.Compile(g, s.registry()); err != nil {
 		return nil, fmt.Errorf("workflow %d version %d: %w", wf.ID, wf.PublishedVersion, err)
 	}
 	s.mu.Lock()
@@ -157,6 +153,13 @@ func (s *Service) plan(ctx context.Context, ws int64, wf store.Workflow) (*engin
 	s.plans[key] = p
 	s.mu.Unlock()
 	return p, nil
+}
+
+func (s *Service) registry() *node.Registry {
+	if s.Registry == nil {
+		return node.Default
+	}
+	return s.Registry
 }
 
 func (s *Service) now() clock.Clock {

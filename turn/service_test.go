@@ -14,6 +14,7 @@ import (
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/awaitreply"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
 	"github.com/wetel/wetel/turn"
@@ -115,10 +116,12 @@ func TestResumeSeedsSnapshotFactsAndAnswer(t *testing.T) {
 	if first.Runs[0].Status != vocab.RunAwaitingInput {
 		t.Fatalf("turn 1 %+v", first.Runs[0])
 	}
-	pending, err := f.st.PendingWaits(context.Background(), f.ws, s.ID, f.clock.Now())
-	if err != nil || len(pending) != 1 || pending[0].NodeID != "ask" || pending[0].SaveAs != "chosen" || len(pending[0].Options) != 3 ||
-		!pending[0].ExpiresAt.Equal(f.clock.Now().Add(time.Hour)) {
+	pending, err := f.st.PendingWaits(context.Background(), f.ws, s.ID, awaitreply.Kind, f.clock.Now())
+	if err != nil || len(pending) != 1 || pending[0].NodeID != "ask" || !pending[0].ExpiresAt.Equal(f.clock.Now().Add(time.Hour)) {
 		t.Fatalf("pending %+v, %v", pending, err)
+	}
+	if st, err := awaitreply.DecodeState(pending[0].State); err != nil || st.SaveAs != "chosen" || len(st.Options) != 3 {
+		t.Fatalf("pending state %s: %+v, %v", pending[0].State, st, err)
 	}
 	second := f.send(t, s, "I'd like the Solution Architect role")
 	if second.Runs[0].ResumedFromRunID != first.Runs[0].ID {
@@ -127,7 +130,7 @@ func TestResumeSeedsSnapshotFactsAndAnswer(t *testing.T) {
 	if got := second.Messages[0].Text; got != "Solution Architect (1, slot 1); first asked with hello; now I'd like the Solution Architect role" {
 		t.Fatalf("reply %q", got)
 	}
-	if p, _ := f.st.PendingWaits(context.Background(), f.ws, s.ID, f.clock.Now()); len(p) != 0 {
+	if p, _ := f.st.PendingWaits(context.Background(), f.ws, s.ID, awaitreply.Kind, f.clock.Now()); len(p) != 0 {
 		t.Fatalf("the answered wait is still pending: %+v", p)
 	}
 }
@@ -175,7 +178,7 @@ func TestEndSessionCancelsWait(t *testing.T) {
 	if err := f.st.EndSession(context.Background(), f.ws, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := f.st.PendingWaits(context.Background(), f.ws, 0, f.clock.Now()); len(p) != 0 {
+	if p, _ := f.st.PendingWaits(context.Background(), f.ws, 0, awaitreply.Kind, f.clock.Now()); len(p) != 0 {
 		t.Fatalf("pending after end %+v", p)
 	}
 	if _, err := f.svc.Send(context.Background(), f.ws, s.ID, "1"); !errors.Is(err, turn.ErrSessionEnded) {

@@ -21,9 +21,6 @@ import (
 const (
 	DefaultExpiry = 24 * time.Hour
 	MaxExpiry     = 7 * 24 * time.Hour
-	// MaxSnapshotBytes caps the context carried across the pause: "capped at
-	// 256 KB serialized. A graph carrying more than that fails the node".
-	MaxSnapshotBytes = 256 << 10
 )
 
 func init() {
@@ -41,6 +38,7 @@ func init() {
 		Routing:  node.RouteOutcome,
 		Outcomes: []string{"answered", "unanswered"},
 		Pauses:   true,
+		Resume:   resume,
 		Fields: []node.Field{
 			{Name: "promptTemplate", Kind: node.KindString, Format: node.FormatTemplate, Required: true, MaxLength: tmpl.MaxSourceBytes, Description: "The question, as a Handlebars template."},
 			{Name: "saveAs", Kind: node.KindString, Format: node.FormatVariable, Required: true, MaxLength: 128, Description: "The variable the answer lands in when the run resumes."},
@@ -127,36 +125,49 @@ func (e *executor) Execute(_ context.Context, x *node.Exec) (node.Outcome, error
 		return node.Outcome{}, err
 	}
 	x.Ask(text, e.cfg.Mood)
-	p := &node.Pause{SaveAs: e.cfg.SaveAs, MatchMode: e.cfg.MatchMode, Snapshot: snapshot}
 	now := time.Now()
 	if x.Clock != nil {
 		now = x.Clock.Now()
 	}
-	p.ExpiresAt = now.Add(e.expiry)
-	for _, o := range opts {
-		p.Options = append(p.Options, node.PauseOption{Slot: o.Slot, ID: o.ID, Label: o.Label})
-	}
-	return node.Outcome{Pause: p}, nil
+	state := State{SaveAs: e.cfg.SaveAs, MatchMode: e.cfg.MatchMode, Options: opts}
+	return node.Outcome{Pause: &node.Pause{Kind: Kind, ResumeOn: vocab.ResumeOnReply, RunStatus: vocab.RunAwaitingInput,
+		State: state.Encode(), ExpiresAt: now.Add(e.expiry), Snapshot: snapshot}}, nil
 }
 
-// Snapshot serialises what a paused run carries: every variable except the
-// turn facts, which the resuming turn supplies fresh (seed 000: "Not carried
-// ... userMessage, conversationHistory, sessionId/tenantId/agentId, turn
-// counters, and the per-turn attachment/channel facts").
-func Snapshot(vars map[string]any) (json.RawMessage, error) {
-	carried := make(map[string]any, len(vars))
-	for k, v := range vars {
-		carried[k] = v
+// resume continues the question with the reply that arrived: the answered
+// edge with the reply (free_text) or the matched option, else unanswered
+// with the reply text (seed 000's "What saveAs holds when the run resumes").
+// An expired wait is never resumed: the store closes it when it is read, and
+// the next message starts a fresh run.
+func resume(_ context.Context, in node.ResumeInput) (node.Resumed, error) {
+	if in.Event != node.ResumeReply {
+		return node.Resumed{}, fmt.Errorf("await_reply node %q resumes only on a reply", in.NodeID)
 	}
-	for _, f := range vocab.TurnFacts {
-		delete(carried, f)
-	}
-	b, err := json.Marshal(carried)
+	st, err := DecodeState(in.State)
 	if err != nil {
-		return nil, fmt.Errorf("await_reply: the context cannot be saved: %w", err)
+		return node.Resumed{}, err
 	}
-	if len(b) > MaxSnapshotBytes {
-		return nil, fmt.Errorf("AwaitReplySnapshotTooLargeError: the context to carry across the pause is %d bytes, exceeding the maximum of %d (256 KB); drop large variables before the question, or ask before the extraction", len(b), MaxSnapshotBytes)
+	label, answer := vocab.LabelAnswered, any(in.Text)
+	if st.MatchMode == "options" {
+		// Matching reads only the stored list, never the live context.
+		if o, _, ok := reply.Match(in.Text, st.Options); ok {
+			answer = o.Map()
+		} else {
+			label = vocab.LabelUnanswered
+		}
+	}
+	return node.Resumed{Label: label, Vars: map[string]any{st.SaveAs: answer}}, nil
+}
+
+// Snapshot serialises what a paused run carries (node.Carried), failing
+// the node by name when it is over the seed's 256 KB cap.
+func Snapshot(vars map[string]any) (json.RawMessage, error) {
+	b, size, err := node.Carried(vars)
+	if errors.Is(err, node.ErrSnapshotTooLarge) {
+		return nil, fmt.Errorf("AwaitReplySnapshotTooLargeError: the context to carry across the pause is %d bytes, exceeding the maximum of %d (256 KB); drop large variables before the question, or ask before the extraction", size, node.MaxSnapshotBytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("await_reply: %w", err)
 	}
 	return b, nil
 }

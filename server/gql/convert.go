@@ -2,7 +2,9 @@ package gql
 
 import (
 	"encoding/json"
+	"fmt"
 
+	"github.com/wetel/wetel/node/awaitreply"
 	"github.com/wetel/wetel/store"
 )
 
@@ -66,17 +68,23 @@ func toRun(r store.Run) *WorkflowRun {
 		Error: r.Error, ErrorCode: r.ErrorCode, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 }
 
-func toWait(w store.Wait) PendingAwaitReply {
+// toWait shows an await_reply wait: its state says what the question
+// saves and the exact options it offered (seed 000's pendingAwaitReplies).
+func toWait(w store.Wait) (PendingAwaitReply, error) {
+	st, err := awaitreply.DecodeState(w.State)
+	if err != nil {
+		return PendingAwaitReply{}, fmt.Errorf("wait %d: %w", w.ID, err)
+	}
 	out := PendingAwaitReply{ID: int(w.ID), SessionID: int(w.SessionID), RunID: int(w.RunID), NodeID: w.NodeID,
-		SaveAs: w.SaveAs, MatchMode: w.MatchMode, Options: make([]AwaitReplyOption, len(w.Options)), CreatedAt: w.CreatedAt}
-	for i, o := range w.Options {
+		SaveAs: st.SaveAs, MatchMode: st.MatchMode, Options: make([]AwaitReplyOption, len(st.Options)), CreatedAt: w.CreatedAt}
+	for i, o := range st.Options {
 		out.Options[i] = AwaitReplyOption{Slot: o.Slot, ID: o.ID, Label: o.Label}
 	}
 	if !w.ExpiresAt.IsZero() {
 		t := w.ExpiresAt
 		out.ExpiresAt = &t
 	}
-	return out
+	return out, nil
 }
 
 func toAPIKey(k store.APIKey) *APIKey {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/awaitreply"
 	"github.com/wetel/wetel/store"
 )
 
@@ -444,13 +445,15 @@ func (r *queryResolver) PendingAwaitReplies(ctx context.Context, sessionID *int)
 	if err := r.ownSession(ctx, c, sessionID); err != nil {
 		return nil, err
 	}
-	waits, err := r.Store.PendingWaits(ctx, c.WorkspaceID, int64(deref(sessionID)), r.Turns.Now())
+	waits, err := r.Store.PendingWaits(ctx, c.WorkspaceID, int64(deref(sessionID)), awaitreply.Kind, r.Turns.Now())
 	if err != nil {
 		return nil, err
 	}
 	out := make([]PendingAwaitReply, len(waits))
 	for i, w := range waits {
-		out[i] = toWait(w)
+		if out[i], err = toWait(w); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -2,8 +2,9 @@ package postgres_test
 
 import (
 	"context"
-	"github.com/wetel/wetel/store/postgres/pgtest"
 	"testing"
+
+	"github.com/wetel/wetel/store/postgres/pgtest"
 
 	"github.com/jackc/pgx/v5"
 

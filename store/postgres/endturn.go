@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/wetel/wetel/store"
-	"github.com/wetel/wetel/store/internal/optcodec"
 )
 
 // Steps of an EndTurn that changed nothing; explainEndTurn says why.
@@ -51,8 +50,8 @@ const (
 			RETURNING 1
 		)
 		SELECT wetel_expect(count(*), 1, '` + stateWaitNotOpen + `') FROM u`
-	openWaitSQL = `INSERT INTO waits (workspace_id, session_id, run_id, node_id, save_as, match_mode,
-			options, identity, status, expires_at, created_at, snapshot)
+	openWaitSQL = `INSERT INTO waits (workspace_id, session_id, run_id, node_id, kind, resume_on,
+			state, identity, status, expires_at, created_at, snapshot)
 		SELECT r.workspace_id, r.session_id, r.id, $2, $3, $4, $5, $6, 'OPEN', $7, $8, $9
 		FROM runs r WHERE r.id = $1`
 	endSessionSQL = `WITH u AS (
@@ -85,11 +84,7 @@ func sendEndTurn(ctx context.Context, c *pgx.Conn, t *store.TurnEnd) error {
 	}
 	if p := t.Pause; p != nil {
 		w := &p.Wait
-		opts, err := optcodec.Encode(w.Options)
-		if err != nil {
-			return err
-		}
-		b.Queue(openWaitSQL, r.ID, w.NodeID, w.SaveAs, w.MatchMode, jsonText(opts), w.Identity,
+		b.Queue(openWaitSQL, r.ID, w.NodeID, w.Kind, w.ResumeOn, jsonText(w.State), w.Identity,
 			nullTime(&w.ExpiresAt), orNow(w.CreatedAt), jsonText(p.Snapshot))
 	}
 	if t.EndSession {

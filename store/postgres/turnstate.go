@@ -21,13 +21,13 @@ const turnStateSQL = `SELECT s.id, s.workspace_id, s.agent_id, s.identity, s.sta
 		a.id, a.workspace_id, a.name, a.persona, a.default_model, coalesce(a.workflow_id, 0), a.created_at,
 		f.id, f.workspace_id, f.name, f.description, f.published_version,
 		f.failure_response, f.notify_on_failure, f.created_at, f.updated_at,
-		w.id, w.run_id, w.node_id, w.save_as, w.match_mode, w.options, w.identity,
+		w.id, w.run_id, w.node_id, w.kind, w.resume_on, w.state, w.identity,
 		w.expires_at, w.created_at, w.snapshot,
 		m.ids, m.roles, m.texts, m.moods, m.runs, m.done, m.ats
 	FROM sessions s
 	JOIN agents a ON a.id = s.agent_id
 	LEFT JOIN workflows f ON f.id = a.workflow_id
-	LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN'
+	LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN' AND w.resume_on = 'reply'
 	CROSS JOIN LATERAL (
 		SELECT array_agg(id ORDER BY id) AS ids, array_agg(role ORDER BY id) AS roles,
 			array_agg(text ORDER BY id) AS texts, array_agg(mood ORDER BY id) AS moods,
@@ -46,8 +46,8 @@ type turnStateScan struct {
 	wfVersion                                    *int32
 	wfCreated, wfUpdated                         *time.Time
 	waitID, waitRun                              *int64
-	waitNode, waitSaveAs, waitMode, waitIdentity *string
-	waitOpts, snapshot                           []byte
+	waitNode, waitKind, waitResume, waitIdentity *string
+	waitState, snapshot                          []byte
 	waitExpires, waitCreated                     *time.Time
 	msgIDs, msgRuns                              []int64
 	msgRoles, msgTexts, msgMoods                 []string
@@ -62,7 +62,7 @@ func (x *turnStateScan) dest() []any {
 		&a.ID, &a.WorkspaceID, &a.Name, &a.Persona, &a.DefaultModel, &a.WorkflowID, &a.CreatedAt,
 		&x.wfID, &x.wfWS, &x.wfName, &x.wfDesc, &x.wfVersion, &x.wfFailure, &x.wfNotify,
 		&x.wfCreated, &x.wfUpdated,
-		&x.waitID, &x.waitRun, &x.waitNode, &x.waitSaveAs, &x.waitMode, &x.waitOpts, &x.waitIdentity,
+		&x.waitID, &x.waitRun, &x.waitNode, &x.waitKind, &x.waitResume, &x.waitState, &x.waitIdentity,
 		&x.waitExpires, &x.waitCreated, &x.snapshot,
 		&x.msgIDs, &x.msgRoles, &x.msgTexts, &x.msgMoods, &x.msgRuns, &x.msgDone, &x.msgAt}
 }
@@ -81,13 +81,10 @@ func (x *turnStateScan) state() (store.TurnState, error) {
 	}
 	if x.waitID != nil {
 		ws := waitScan{w: store.Wait{ID: *x.waitID, WorkspaceID: ss.WorkspaceID, SessionID: ss.ID,
-			RunID: *x.waitRun, NodeID: *x.waitNode, SaveAs: *x.waitSaveAs, MatchMode: *x.waitMode,
+			RunID: *x.waitRun, NodeID: *x.waitNode, Kind: *x.waitKind, ResumeOn: *x.waitResume,
 			Identity: *x.waitIdentity, Status: vocab.WaitOpen, CreatedAt: *x.waitCreated},
-			opts: x.waitOpts, expires: x.waitExpires}
-		w, err := ws.wait()
-		if err != nil {
-			return store.TurnState{}, err
-		}
+			state: x.waitState, expires: x.waitExpires}
+		w := ws.wait()
 		st.Wait, st.HasWait, st.Snapshot = w, true, rawJSON(x.snapshot)
 	}
 	if n := len(x.msgIDs); n > 0 {

@@ -9,39 +9,34 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/wetel/wetel/store"
-	"github.com/wetel/wetel/store/internal/optcodec"
 )
 
-const waitCols = `id, workspace_id, session_id, run_id, node_id, save_as, match_mode,
-	options, identity, status, expires_at, created_at`
+const waitCols = `id, workspace_id, session_id, run_id, node_id, kind, resume_on,
+	state, identity, status, expires_at, created_at`
 
 // waitScan holds the destinations of waitCols.
 type waitScan struct {
 	w       store.Wait
-	opts    []byte
+	state   []byte
 	expires *time.Time
 }
 
 func (x *waitScan) dest() []any {
 	w := &x.w
-	return []any{&w.ID, &w.WorkspaceID, &w.SessionID, &w.RunID, &w.NodeID, &w.SaveAs,
-		&w.MatchMode, &x.opts, &w.Identity, &w.Status, &x.expires, &w.CreatedAt}
+	return []any{&w.ID, &w.WorkspaceID, &w.SessionID, &w.RunID, &w.NodeID, &w.Kind,
+		&w.ResumeOn, &x.state, &w.Identity, &w.Status, &x.expires, &w.CreatedAt}
 }
 
-func (x *waitScan) wait() (store.Wait, error) {
+func (x *waitScan) wait() store.Wait {
 	w := x.w
-	opts, err := optcodec.Decode(x.opts)
-	if err != nil {
-		return store.Wait{}, err
-	}
-	w.Options, w.CreatedAt = opts, w.CreatedAt.UTC()
+	w.State, w.CreatedAt = rawJSON(x.state), w.CreatedAt.UTC()
 	if x.expires != nil {
 		w.ExpiresAt = x.expires.UTC()
 	}
-	return w, nil
+	return w
 }
 
-// OpenWait returns the session's OPEN wait and its snapshot. One found past
+// OpenWait returns the session's OPEN wait resumed by a reply, and its snapshot. One found past
 // its expiry is closed as EXPIRED and reads as ErrNotFound.
 func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (store.Wait, json.RawMessage, error) {
 	var w store.Wait
@@ -49,15 +44,12 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		var x waitScan
 		err := c.QueryRow(ctx, `SELECT `+waitCols+`, snapshot FROM waits
-			WHERE session_id = $1 AND workspace_id = $2 AND status = 'OPEN'`, sessionID, ws).
+			WHERE session_id = $1 AND workspace_id = $2 AND status = 'OPEN' AND resume_on = 'reply'`, sessionID, ws).
 			Scan(append(x.dest(), &snap)...)
 		if err != nil {
 			return mapErr(err)
 		}
-		if w, err = x.wait(); err != nil {
-			return err
-		}
-		if w.ExpiresAt.IsZero() || now.Before(w.ExpiresAt) {
+		if w = x.wait(); w.ExpiresAt.IsZero() || now.Before(w.ExpiresAt) {
 			return nil
 		}
 		if _, err := c.Exec(ctx, `UPDATE waits SET status = 'EXPIRED'
@@ -72,30 +64,29 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 	return w, rawJSON(snap), nil
 }
 
-// PendingWaits lists OPEN, unexpired waits in id order, without snapshots.
-func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]store.Wait, error) {
+// PendingWaits lists OPEN, unexpired waits of a kind in id order, without snapshots.
+func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, kind string, now time.Time) ([]store.Wait, error) {
 	var out []store.Wait
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		var rows pgx.Rows
 		var err error
 		if sessionID == 0 {
 			rows, err = c.Query(ctx, `SELECT `+waitCols+` FROM waits
-				WHERE workspace_id = $1 AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > $2)
-				ORDER BY id`, ws, now)
+				WHERE workspace_id = $1 AND kind = $2 AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > $3)
+				ORDER BY id`, ws, kind, now)
 		} else {
 			rows, err = c.Query(ctx, `SELECT `+waitCols+` FROM waits
-				WHERE session_id = $1 AND workspace_id = $2 AND status = 'OPEN'
-				AND (expires_at IS NULL OR expires_at > $3)`, sessionID, ws, now)
+				WHERE session_id = $1 AND workspace_id = $2 AND kind = $3 AND status = 'OPEN'
+				AND (expires_at IS NULL OR expires_at > $4) ORDER BY id`, sessionID, ws, kind, now)
 		}
 		if err != nil {
 			return err
 		}
 		var x waitScan
 		_, err = pgx.ForEachRow(rows, x.dest(), func() error {
-			w, err := x.wait()
-			out = append(out, w)
+			out = append(out, x.wait())
 			x = waitScan{}
-			return err
+			return nil
 		})
 		if err == nil && len(out) == 0 && sessionID != 0 {
 			err = sessionIn(ctx, c, ws, sessionID)

@@ -112,8 +112,8 @@ const (
 	messageCols = `id, workspace_id, session_id, role, text, mood, run_id, turn_complete, created_at`
 	runCols     = `id, workspace_id, session_id, workflow_id, version, status,
 		resumed_from_run_id, node_trace, error, error_code, started_at, finished_at`
-	waitCols = `id, workspace_id, session_id, run_id, node_id, save_as, match_mode,
-		options, identity, status, expires_at, created_at`
+	waitCols = `id, workspace_id, session_id, run_id, node_id, kind, resume_on,
+		state, identity, status, expires_at, created_at`
 )
 
 var queries = [numQueries]string{
@@ -184,8 +184,8 @@ var queries = [numQueries]string{
 	qCloseWait: `UPDATE waits SET status = ?1
 		WHERE id = ?2 AND workspace_id = ?3 AND session_id = ?4 AND status = 'OPEN'`,
 	qWaitIn: `SELECT 1 FROM waits WHERE id = ? AND workspace_id = ? AND session_id = ?`,
-	qInsWait: `INSERT INTO waits (workspace_id, session_id, run_id, node_id, save_as, match_mode,
-		options, identity, status, expires_at, created_at, snapshot)
+	qInsWait: `INSERT INTO waits (workspace_id, session_id, run_id, node_id, kind, resume_on,
+		state, identity, status, expires_at, created_at, snapshot)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)`,
 	qExpireWait:     `UPDATE waits SET status = 'EXPIRED' WHERE id = ? AND status = 'OPEN' AND expires_at <= ?`,
 	qSettledThrough: `SELECT settled_through FROM run_recovery WHERE id = 1`,
@@ -209,13 +209,13 @@ var queries = [numQueries]string{
 	qRunsBySession: `SELECT ` + runCols + ` FROM runs
 		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,
 	qOpenWait: `SELECT ` + waitCols + `, snapshot FROM waits
-		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN'`,
-	qPendingWS: `SELECT ` + waitCols + ` FROM waits INDEXED BY waits_open_session
-		WHERE workspace_id = ? AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)
+		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN' AND resume_on = 'reply'`,
+	qPendingWS: `SELECT ` + waitCols + ` FROM waits INDEXED BY waits_open_kind
+		WHERE workspace_id = ? AND kind = ? AND status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)
 		ORDER BY id`,
 	qPendingSession: `SELECT ` + waitCols + ` FROM waits
-		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN'
-		AND (expires_at IS NULL OR expires_at > ?)`,
+		WHERE session_id = ? AND workspace_id = ? AND kind = ? AND status = 'OPEN'
+		AND (expires_at IS NULL OR expires_at > ?) ORDER BY id`,
 	// TurnState's session, agent, workflow (NULLs when the agent has none;
 	// never the draft) and open wait with its snapshot (NULLs when none),
 	// in one row.
@@ -224,12 +224,12 @@ var queries = [numQueries]string{
 		a.id, a.workspace_id, a.name, a.persona, a.default_model, a.workflow_id, a.created_at,
 		f.id, f.workspace_id, f.name, f.description, f.published_version,
 		f.failure_response, f.notify_on_failure, f.created_at, f.updated_at,
-		w.id, w.workspace_id, w.session_id, w.run_id, w.node_id, w.save_as, w.match_mode,
-		w.options, w.identity, w.status, w.expires_at, w.created_at, w.snapshot
+		w.id, w.workspace_id, w.session_id, w.run_id, w.node_id, w.kind, w.resume_on,
+		w.state, w.identity, w.status, w.expires_at, w.created_at, w.snapshot
 		FROM sessions s
 		JOIN agents a ON a.id = s.agent_id
 		LEFT JOIN workflows f ON f.id = a.workflow_id
-		LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN'
+		LEFT JOIN waits w ON w.session_id = s.id AND w.status = 'OPEN' AND w.resume_on = 'reply'
 		WHERE s.id = ? AND s.workspace_id = ?`,
 
 	qInsAPIKey:    insAPIKeySQL,
@@ -270,7 +270,7 @@ var queries = [numQueries]string{
 	qEventsAfter:  eventsAfterSQL,
 	qPruneEvents:  pruneEventsSQL,
 	qLastEventSeq: `SELECT event_seq FROM sessions WHERE id = ? AND workspace_id = ?`,
-	// Only the open waits are in waits_open_session.
-	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_session
+	// Only the open waits are in waits_open_kind.
+	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/internal/check"
-	"github.com/wetel/wetel/store/internal/optcodec"
 	"github.com/wetel/wetel/vocab"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -111,14 +110,10 @@ func endTurn(c *conn, t *store.TurnEnd) error {
 }
 
 // openWait inserts the pause's wait; the unique partial index refuses a
-// second OPEN wait for the session, which is ErrWaitExists.
+// second OPEN wait resumed by a reply for the session, which is ErrWaitExists.
 func openWait(c *conn, ws, session, run int64, p *store.Pause) error {
 	w := &p.Wait
-	opts, err := optcodec.Encode(w.Options)
-	if err != nil {
-		return err
-	}
-	_, err = c.exec(qInsWait, ws, session, run, w.NodeID, w.SaveAs, w.MatchMode, jsonText(opts),
+	_, err := c.exec(qInsWait, ws, session, run, w.NodeID, w.Kind, w.ResumeOn, jsonText(w.State),
 		w.Identity, nullMs(w.ExpiresAt), msOrNow(w.CreatedAt), jsonText(p.Snapshot))
 	if code(err) == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
 		return fmt.Errorf("opening a wait in session %d: %w", session, store.ErrWaitExists)

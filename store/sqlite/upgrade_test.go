@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -41,7 +42,12 @@ func TestUpgradeFromV1(t *testing.T) {
 		`INSERT INTO runs VALUES (1, 1, 1, 1, 1, 'AWAITING_INPUT', NULL, '[]', '', '', 2000, 2001)`,
 		`INSERT INTO messages VALUES (1, 1, 1, 'user', 'hi', '', 1, 0, 2000)`,
 		`INSERT INTO messages VALUES (2, 1, 1, 'assistant', 'Which?', '', 1, 1, 2001)`,
-		`INSERT INTO waits VALUES (1, 1, 1, 1, 'ask', 'x', 'free_text', NULL, 'ann', 'OPEN', NULL, 2001, '{"a":1}')`,
+		`INSERT INTO waits VALUES (1, 1, 1, 1, 'ask', 'x', 'options', '[[1,"a","Alpha"],[2,"b","Bé \"two\""]]', 'ann', 'OPEN', NULL, 2001, '{"a":1}')`,
+		`INSERT INTO workspaces VALUES (2, 'w2', 1000)`,
+		`INSERT INTO agents VALUES (2, 2, 'a2', '', '', NULL, 1000)`,
+		`INSERT INTO sessions VALUES (2, 2, 2, '', 'OPEN', '', 'web', 1000, NULL)`,
+		`INSERT INTO runs VALUES (2, 2, 2, NULL, 1, 'AWAITING_INPUT', NULL, '[]', '', '', 2000, 2001)`,
+		`INSERT INTO waits VALUES (2, 2, 2, 2, 'name', 'who', 'free_text', NULL, '', 'OPEN', 999999999999, 2001, '{}')`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -68,6 +74,16 @@ func TestUpgradeFromV1(t *testing.T) {
 		st.History[1].Text != "Which?" || !st.HasWait || st.Wait.ID != 1 || string(st.Snapshot) != `{"a":1}` {
 		t.Errorf("after upgrading: %+v", st)
 	}
+	// Today's waits become await_reply waits whose state holds their
+	// saveAs, matchMode and options, as await_reply reads them.
+	if want := `{"saveAs":"x","matchMode":"options","options":[[1,"a","Alpha"],[2,"b","Bé \"two\""]]}`; st.Wait.Kind != "await_reply" ||
+		st.Wait.ResumeOn != vocab.ResumeOnReply || string(st.Wait.State) != want {
+		t.Errorf("upgraded options wait: kind %q, resumed on %q, state %s, want %s", st.Wait.Kind, st.Wait.ResumeOn, st.Wait.State, want)
+	}
+	free, err := s.TurnState(t.Context(), 2, 2, time.UnixMilli(3000))
+	if want := `{"saveAs":"who","matchMode":"free_text"}`; err != nil || !free.HasWait || string(free.Wait.State) != want || free.Wait.NodeID != "name" {
+		t.Errorf("upgraded free-text wait: %+v, %v; want state %s", free.Wait, err, want)
+	}
 	runs, err := s.RunsBySession(t.Context(), 1, 1)
 	if err != nil || len(runs) != 1 || runs[0].Status != vocab.RunAwaitingInput {
 		t.Errorf("runs after upgrading: %+v, %v", runs, err)
@@ -81,7 +97,7 @@ func TestUpgradeFromV1(t *testing.T) {
 	}
 	r.Status = vocab.RunAwaitingInput
 	err = s.EndTurn(t.Context(), store.TurnEnd{Run: r, Pause: &store.Pause{
-		Wait: store.Wait{NodeID: "ask", SaveAs: "y", MatchMode: "free_text"}}})
+		Wait: store.Wait{NodeID: "ask", Kind: "await_reply", ResumeOn: vocab.ResumeOnReply, State: json.RawMessage(`{"saveAs":"y","matchMode":"free_text"}`)}}})
 	if !errors.Is(err, store.ErrWaitExists) {
 		t.Errorf("a second open wait after upgrading: %v, want ErrWaitExists", err)
 	}

@@ -8,17 +8,12 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/store"
-	"github.com/wetel/wetel/store/internal/optcodec"
 )
 
 // scanWait reads waitCols.
 func scanWait(v []driver.Value) (store.Wait, error) {
-	opts, err := optcodec.Decode([]byte(text(v[7])))
-	if err != nil {
-		return store.Wait{}, err
-	}
 	w := store.Wait{ID: i64(v[0]), WorkspaceID: i64(v[1]), SessionID: i64(v[2]), RunID: i64(v[3]),
-		NodeID: text(v[4]), SaveAs: text(v[5]), MatchMode: text(v[6]), Options: opts,
+		NodeID: text(v[4]), Kind: text(v[5]), ResumeOn: text(v[6]), State: doc(v[7]),
 		Identity: text(v[8]), Status: text(v[9]), CreatedAt: msTime(v[11])}
 	if v[10] != nil {
 		w.ExpiresAt = msTime(v[10])
@@ -26,7 +21,7 @@ func scanWait(v []driver.Value) (store.Wait, error) {
 	return w, nil
 }
 
-// OpenWait returns the session's OPEN wait and its snapshot. One found past
+// OpenWait returns the session's OPEN wait resumed by a reply, and its snapshot. One found past
 // its expiry is closed as EXPIRED, on the writer, and reads as ErrNotFound.
 func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (store.Wait, json.RawMessage, error) {
 	var w store.Wait
@@ -56,16 +51,16 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 	return w, snap, nil
 }
 
-// PendingWaits lists OPEN, unexpired waits in id order, without snapshots.
-func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, now time.Time) ([]store.Wait, error) {
+// PendingWaits lists OPEN, unexpired waits of a kind in id order, without snapshots.
+func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, kind string, now time.Time) ([]store.Wait, error) {
 	var out []store.Wait
 	err := s.read(ctx, func(c *conn) error {
 		var r *rows
 		var err error
 		if sessionID == 0 {
-			r, err = c.query(qPendingWS, ws, ms(now))
+			r, err = c.query(qPendingWS, ws, kind, ms(now))
 		} else {
-			r, err = c.query(qPendingSession, sessionID, ws, ms(now))
+			r, err = c.query(qPendingSession, sessionID, ws, kind, ms(now))
 		}
 		if err != nil {
 			return err

@@ -17,13 +17,9 @@ import (
 // a user message and a reply of about 100 bytes, a run trace of about 600,
 // five options, and a snapshot of about 300.
 var (
-	benchOptions = []store.Option{
-		{Slot: 1, ID: "espresso", Label: "Espresso"},
-		{Slot: 2, ID: "latte", Label: "Caffè latte"},
-		{Slot: 3, ID: "cappuccino", Label: "Cappuccino"},
-		{Slot: 4, ID: "flat_white", Label: "Flat white"},
-		{Slot: 5, ID: "mocha", Label: "Mocha"},
-	}
+	// benchState is what await_reply stores for a five-option question.
+	benchState = json.RawMessage(`{"saveAs":"drink","matchMode":"options","options":[[1,"espresso","Espresso"],` +
+		`[2,"latte","Caffè latte"],[3,"cappuccino","Cappuccino"],[4,"flat_white","Flat white"],[5,"mocha","Mocha"]]}`)
 	benchUser  = "Hi! I'd like to order a coffee for pickup at the Main Street store in about 15 minutes, please."
 	benchReply = "Of course. Which coffee would you like? Reply with the number or the name of one of these options:"
 )
@@ -79,8 +75,8 @@ func benchPause(r store.Run, sess store.Session, closeWait *store.WaitClose) sto
 		Messages:  []store.Message{{Role: "assistant", Text: benchReply, TurnComplete: true, CreatedAt: now}},
 		CloseWait: closeWait,
 		Pause: &store.Pause{
-			Wait: store.Wait{NodeID: "ask_drink", SaveAs: "drink", MatchMode: "options",
-				Options: benchOptions, Identity: sess.Identity, ExpiresAt: now.Add(24 * time.Hour)},
+			Wait: store.Wait{NodeID: "ask_drink", Kind: KindQuestion, ResumeOn: vocab.ResumeOnReply,
+				State: benchState, Identity: sess.Identity, ExpiresAt: now.Add(24 * time.Hour)},
 			Snapshot: benchSnapshot(sess.ID),
 		},
 	}
@@ -126,7 +122,7 @@ func BenchTurns(b *testing.B, s store.Store, readWait bool) {
 			b.Fatal(err)
 		}
 	}
-	all, err := s.PendingWaits(ctx, ws, 0, time.Now())
+	all, err := s.PendingWaits(ctx, ws, 0, KindQuestion, time.Now())
 	if err != nil || len(all) != sessions {
 		b.Fatalf("seeded %d waits: %v", len(all), err)
 	}
@@ -177,7 +173,7 @@ func BenchTurnsParallel(b *testing.B, s store.Store, p int) {
 			b.Error(err)
 			return
 		}
-		waits, err := s.PendingWaits(ctx, ws, 0, time.Now())
+		waits, err := s.PendingWaits(ctx, ws, 0, KindQuestion, time.Now())
 		if err != nil {
 			b.Error(err)
 			return

@@ -46,7 +46,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		must(t, err)
 		sn.Runs, err = s.RunsBySession(ctx, a.ws, sess.ID)
 		must(t, err)
-		sn.Waits, err = s.PendingWaits(ctx, a.ws, sess.ID, now())
+		sn.Waits, err = s.PendingWaits(ctx, a.ws, sess.ID, KindQuestion, now())
 		must(t, err)
 		sn.API = api.look(t)
 		return sn
@@ -95,7 +95,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 		{"OpenWait", func(ctx context.Context) error { _, _, err := s.OpenWait(ctx, b.ws, sess.ID, nowT); return err }},
 		{"TurnState", func(ctx context.Context) error { _, err := s.TurnState(ctx, b.ws, sess.ID, nowT); return err }},
 		{"PendingWaits", func(ctx context.Context) error {
-			_, err := s.PendingWaits(ctx, b.ws, sess.ID, nowT)
+			_, err := s.PendingWaits(ctx, b.ws, sess.ID, KindQuestion, nowT)
 			return err
 		}},
 		{"StartTurn/run workspace", func(context.Context) error {
@@ -139,7 +139,7 @@ func testCrossWorkspace(t *testing.T, e *env) {
 	if got.Status != vocab.RunRunning {
 		t.Errorf("a refused EndTurn left B's run %s", got.Status)
 	}
-	all, err := s.PendingWaits(t.Context(), b.ws, 0, now())
+	all, err := s.PendingWaits(t.Context(), b.ws, 0, KindQuestion, now())
 	must(t, err)
 	if len(all) != 0 {
 		t.Errorf("PendingWaits of B lists %s", str(all))

@@ -150,7 +150,7 @@ func conversation(t *testing.T, tn *tenant, turns int) error {
 		if err := s.EndTurn(ctx, pauseEnd(r, time.Now().Add(time.Hour), closeWait)); err != nil {
 			return fmt.Errorf("turn %d: %w", i, err)
 		}
-		if _, err := s.PendingWaits(ctx, tn.ws, 0, time.Now()); err != nil {
+		if _, err := s.PendingWaits(ctx, tn.ws, 0, KindQuestion, time.Now()); err != nil {
 			return err
 		}
 	}

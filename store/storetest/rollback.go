@@ -100,7 +100,7 @@ func testEndTurnEndsSession(t *testing.T, e *env) {
 		if id := openWaitID(ctx, t, s, tn.ws, sess.ID); id != 0 {
 			t.Errorf("close %v: wait %d still open in an ended session", closeIt, id)
 		}
-		pending, err := s.PendingWaits(ctx, tn.ws, sess.ID, now())
+		pending, err := s.PendingWaits(ctx, tn.ws, sess.ID, KindQuestion, now())
 		must(t, err)
 		if len(pending) != 0 {
 			t.Errorf("close %v: pending waits in an ended session: %s", closeIt, str(pending))

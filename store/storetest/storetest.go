@@ -56,6 +56,7 @@ var cases = []struct {
 	{"OpenWait", testOpenWait},
 	{"OpenWaitExpires", testOpenWaitExpires},
 	{"PendingWaits", testPendingWaits},
+	{"WaitKinds", testWaitKinds},
 	{"TurnState", testTurnState},
 	{"TurnStateNoWorkflow", testTurnStateNoWorkflow},
 	{"TurnStateSince", testTurnStateSince},
@@ -165,8 +166,8 @@ func pauseEnd(run store.Run, expires time.Time, closeWait *store.WaitClose) stor
 		Messages:  []store.Message{{Role: "assistant", Text: "Which size?", TurnComplete: true}},
 		CloseWait: closeWait,
 		Pause: &store.Pause{
-			Wait: store.Wait{NodeID: "ask", SaveAs: "size", MatchMode: "options",
-				Options:   []store.Option{{Slot: 1, ID: "s", Label: "Small"}, {Slot: 2, ID: "l", Label: "Large"}},
+			Wait: store.Wait{NodeID: "ask", Kind: KindQuestion, ResumeOn: vocab.ResumeOnReply,
+				State:     json.RawMessage(`{"saveAs":"size","matchMode":"options","options":[[1,"s","Small"],[2,"l","Large"]]}`),
 				ExpiresAt: expires},
 			Snapshot: json.RawMessage(`{"vars":{"n":1}}`),
 		},

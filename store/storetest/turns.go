@@ -89,7 +89,7 @@ func testEndTurn(t *testing.T, e *env) {
 	finished, expires := now(), now().Add(time.Hour)
 	trace := json.RawMessage(`[{"node":"start","ms":1},{"node":"ask","ms":2}]`)
 	snap := json.RawMessage(`{"vars": {"order": "coffee"}, "at": "ask"}`)
-	opts := []store.Option{{Slot: 1, ID: "s", Label: "Small"}, {Slot: 2, ID: "m", Label: "Medium"}, {Slot: 3, ID: "l", Label: "Large"}}
+	state := json.RawMessage(`{"saveAs":"size","matchMode":"options","options":[[1,"s","Small"],[2,"m","Medium"],[3,"l","Large"]]}`)
 	r1.Status, r1.NodeTrace, r1.FinishedAt = vocab.RunAwaitingInput, trace, &finished
 	must(t, s.EndTurn(ctx, store.TurnEnd{
 		Run: r1,
@@ -97,8 +97,8 @@ func testEndTurn(t *testing.T, e *env) {
 			{Role: "assistant", Text: "Sure.", Mood: "warm"},
 			{Role: "assistant", Text: "Which size?", TurnComplete: true},
 		},
-		Pause: &store.Pause{Wait: store.Wait{NodeID: "ask", SaveAs: "size", MatchMode: "options",
-			Options: opts, Identity: "ann", ExpiresAt: expires}, Snapshot: snap},
+		Pause: &store.Pause{Wait: store.Wait{NodeID: "ask", Kind: KindQuestion, ResumeOn: vocab.ResumeOnReply,
+			State: state, Identity: "ann", ExpiresAt: expires}, Snapshot: snap},
 	}))
 	got, err := s.Run(ctx, tn.ws, r1.ID)
 	must(t, err)
@@ -118,8 +118,8 @@ func testEndTurn(t *testing.T, e *env) {
 		t.Errorf("snapshot = %s, want %s", gotSnap, snap)
 	}
 	if w.ID <= 0 || w.WorkspaceID != tn.ws || w.SessionID != sess.ID || w.RunID != r1.ID ||
-		w.NodeID != "ask" || w.SaveAs != "size" || w.MatchMode != "options" || w.Identity != "ann" ||
-		w.Status != vocab.WaitOpen || !reflect.DeepEqual(w.Options, opts) ||
+		w.NodeID != "ask" || w.Kind != KindQuestion || w.ResumeOn != vocab.ResumeOnReply || w.Identity != "ann" ||
+		w.Status != vocab.WaitOpen || !bytes.Equal(w.State, state) ||
 		!sameTime(expires, w.ExpiresAt) || w.CreatedAt.IsZero() {
 		t.Errorf("OpenWait = %s", str(w))
 	}

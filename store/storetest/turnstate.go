@@ -94,11 +94,11 @@ func testTurnState(t *testing.T, e *env) {
 	r2, _ := tn.start(t, sess.ID, "again")
 	r2.Status = vocab.RunAwaitingInput
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r2, Pause: &store.Pause{
-		Wait:     store.Wait{NodeID: "name", SaveAs: "name", MatchMode: "free_text", Identity: "ann"},
+		Wait:     freeText("name", "ann"),
 		Snapshot: json.RawMessage(`{}`)}}))
 	far := now().Add(100 * 365 * 24 * time.Hour)
 	st = check("no expiry", far)
-	if !st.HasWait || !st.Wait.ExpiresAt.IsZero() || st.Wait.Options != nil {
+	if !st.HasWait || !st.Wait.ExpiresAt.IsZero() || string(st.Wait.State) != freeTextState {
 		t.Errorf("a wait with no expiry: %s", str(st))
 	}
 

@@ -53,7 +53,7 @@ func testOpenWaitRace(t *testing.T, e *env) {
 		if won != 1 {
 			t.Fatalf("round %d: %d of 2 racing pauses succeeded (%v), want exactly 1", round, won, errs)
 		}
-		pending, err := s.PendingWaits(t.Context(), tn.ws, sess.ID, now())
+		pending, err := s.PendingWaits(t.Context(), tn.ws, sess.ID, KindQuestion, now())
 		must(t, err)
 		if len(pending) != 1 {
 			t.Fatalf("round %d: %d open waits, want 1", round, len(pending))
@@ -74,11 +74,11 @@ func testOpenWait(t *testing.T, e *env) {
 	r.Status = vocab.RunAwaitingInput
 	snap := json.RawMessage(`{"big":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}`)
 	must(t, s.EndTurn(ctx, store.TurnEnd{Run: r, Pause: &store.Pause{
-		Wait:     store.Wait{NodeID: "name", SaveAs: "name", MatchMode: "free_text", Identity: "zed"},
+		Wait:     freeText("name", "zed"),
 		Snapshot: snap}}))
 	w, got, err := s.OpenWait(ctx, tn.ws, sess.ID, now().Add(100*365*24*time.Hour))
 	must(t, err)
-	if !bytes.Equal(got, snap) || w.Options != nil || !w.ExpiresAt.IsZero() || w.MatchMode != "free_text" {
+	if !bytes.Equal(got, snap) || string(w.State) != freeTextState || !w.ExpiresAt.IsZero() || w.Kind != KindQuestion {
 		t.Errorf("OpenWait = %s with a %d-byte snapshot", str(w), len(got))
 	}
 }
@@ -146,7 +146,7 @@ func testPendingWaits(t *testing.T, e *env) {
 		{"expired session", s3.ID, nil},
 		{"session never asked", s4.ID, nil},
 	} {
-		got, err := s.PendingWaits(ctx, tn.ws, c.session, at)
+		got, err := s.PendingWaits(ctx, tn.ws, c.session, KindQuestion, at)
 		must(t, err)
 		if (len(got) != 0 || len(c.want) != 0) && !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: PendingWaits = %s\nwant %s", c.name, str(got), str(c.want))
@@ -256,4 +256,18 @@ func testCountOpenWaits(t *testing.T, e *env) {
 			t.Errorf("CountOpenWaits at %v = %d, want %d", c.at.Sub(t0), n, c.want)
 		}
 	}
+}
+
+// KindQuestion is the kind of the waits most cases store: await_reply's.
+// The store keeps a wait's kind and state as it is given; these cases use
+// the state await_reply writes, so they read like the waits a server holds.
+const KindQuestion = "await_reply"
+
+// freeTextState is what a free-text question named "name" stores.
+const freeTextState = `{"saveAs":"name","matchMode":"free_text"}`
+
+// freeText is an OPEN free-text question, as await_reply leaves it.
+func freeText(nodeID, identity string) store.Wait {
+	return store.Wait{NodeID: nodeID, Kind: KindQuestion, ResumeOn: vocab.ResumeOnReply,
+		State: json.RawMessage(freeTextState), Identity: identity}
 }

@@ -1,32 +1,32 @@
-package optcodec
+package awaitreply
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
-	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
 func TestRoundTrip(t *testing.T) {
-	for _, opts := range [][]store.Option{
+	for _, opts := range [][]vocab.Option{
 		nil,
 		{{Slot: 1, ID: "a", Label: "Alpha"}},
 		{{Slot: 2, ID: "x\"y", Label: "Ünïcode ✓"}, {Slot: 10, ID: "", Label: ""}},
 	} {
-		b, err := Encode(opts)
+		b, err := encodeOptions(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Decode(b)
+		got, err := decodeOptions(b)
 		if err != nil || !reflect.DeepEqual(got, opts) {
-			t.Errorf("Decode(Encode(%v)) = %v, %v (stored %s)", opts, got, err, b)
+			t.Errorf("decodeOptions(encodeOptions(%v)) = %v, %v (stored %s)", opts, got, err, b)
 		}
 	}
-	if b, _ := Encode([]store.Option{{Slot: 1, ID: "a", Label: "A"}}); string(b) != `[[1,"a","A"]]` {
+	if b, _ := encodeOptions([]vocab.Option{{Slot: 1, ID: "a", Label: "A"}}); string(b) != `[[1,"a","A"]]` {
 		t.Errorf("stored form %s", b)
 	}
-	if _, err := Decode([]byte(`[[1,"a"]]`)); err == nil {
+	if _, err := decodeOptions([]byte(`[[1,"a"]]`)); err == nil {
 		t.Error("a row of two values was accepted")
 	}
 }
@@ -59,9 +59,9 @@ func TestDecodeFast(t *testing.T) {
 		if ok && (werr != nil || !reflect.DeepEqual(fast, want)) {
 			t.Errorf("decodeFast(%s) = %v; encoding/json reads %v, %v", in, fast, want, werr)
 		}
-		got, err := Decode([]byte(in))
+		got, err := decodeOptions([]byte(in))
 		if (err == nil) != (werr == nil) || !reflect.DeepEqual(got, want) {
-			t.Errorf("Decode(%s) = %v, %v; want %v, %v", in, got, err, want, werr)
+			t.Errorf("decodeOptions(%s) = %v, %v; want %v, %v", in, got, err, want, werr)
 		}
 	}
 	if _, ok := decodeFast([]byte(`[[1,"espresso","Espresso"],[2,"latte","Caffè latte"]]`)); !ok {
@@ -69,9 +69,9 @@ func TestDecodeFast(t *testing.T) {
 	}
 }
 
-// TestEncodeAsJSON: Encode writes what json.Marshal writes.
+// TestEncodeAsJSON: encodeOptions writes what json.Marshal writes.
 func TestEncodeAsJSON(t *testing.T) {
-	for _, opts := range [][]store.Option{
+	for _, opts := range [][]vocab.Option{
 		{{Slot: 1, ID: "a", Label: "Alpha"}},
 		{{Slot: -2, ID: "x\"y", Label: "Ünïcode ✓"}, {Slot: 10, ID: "", Label: ""}},
 		{{Slot: 3, ID: "<b>&", Label: "tab\there\u2028\xff"}},
@@ -84,9 +84,9 @@ func TestEncodeAsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Encode(opts)
+		got, err := encodeOptions(opts)
 		if err != nil || string(got) != string(want) {
-			t.Errorf("Encode(%v) = %s, %v; json.Marshal writes %s", opts, got, err, want)
+			t.Errorf("encodeOptions(%v) = %s, %v; json.Marshal writes %s", opts, got, err, want)
 		}
 	}
 }

@@ -1,7 +1,8 @@
-// Package optcodec encodes a wait's options for storage as compact JSON rows,
-// [[slot,"id","label"],...]: the keys of the object form would be repeated in
-// every stored wait and cost about a fifth of the column.
-package optcodec
+package awaitreply
+
+// A wait's options are stored as compact JSON rows, [[slot,"id","label"],...]:
+// the keys of the object form would be repeated in every stored wait and
+// cost about a fifth of the column.
 
 import (
 	"bytes"
@@ -10,13 +11,13 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/vocab"
 )
 
-// Encode returns the stored form of opts; nil when there are none, so a
+// encodeOptions returns the stored form of opts; nil when there are none, so a
 // free-text wait stores NULL. It writes what json.Marshal would, byte for
 // byte, without its reflection.
-func Encode(opts []store.Option) ([]byte, error) {
+func encodeOptions(opts []vocab.Option) ([]byte, error) {
 	if len(opts) == 0 {
 		return nil, nil
 	}
@@ -52,8 +53,8 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// Decode reverses Encode; empty input is no options.
-func Decode(b []byte) ([]store.Option, error) {
+// decodeOptions reverses encodeOptions; empty input is no options.
+func decodeOptions(b []byte) ([]vocab.Option, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -63,23 +64,23 @@ func Decode(b []byte) ([]store.Option, error) {
 	return decodeJSON(b)
 }
 
-// decodeFast reads what Encode writes for options whose ids and labels
+// decodeFast reads what encodeOptions writes for options whose ids and labels
 // need no escaping, the usual case, without encoding/json's reflection
 // (a tenth of the time; every read of an open wait decodes its options).
 // Anything else (an escape, a space, a number that is not a plain
 // integer) is left to decodeJSON: ok is false.
-func decodeFast(b []byte) (opts []store.Option, ok bool) {
+func decodeFast(b []byte) (opts []vocab.Option, ok bool) {
 	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
 		return nil, false
 	}
 	rest := b[1 : len(b)-1]
-	opts = make([]store.Option, 0, bytes.Count(rest, []byte("],["))+1)
+	opts = make([]vocab.Option, 0, bytes.Count(rest, []byte("],["))+1)
 	for len(rest) > 0 {
 		if rest[0] != '[' {
 			return nil, false
 		}
 		rest = rest[1:]
-		var o store.Option
+		var o vocab.Option
 		i := 0
 		if i < len(rest) && rest[i] == '-' {
 			i++
@@ -133,13 +134,13 @@ func plainString(b []byte) (string, []byte, bool) {
 	return string(s), b[2+end:], true
 }
 
-// decodeJSON is Decode for any JSON of Encode's shape.
-func decodeJSON(b []byte) ([]store.Option, error) {
+// decodeJSON is decodeOptions for any JSON of encodeOptions' shape.
+func decodeJSON(b []byte) ([]vocab.Option, error) {
 	var rows [][3]json.RawMessage
 	if err := json.Unmarshal(b, &rows); err != nil {
 		return nil, fmt.Errorf("decoding options: %w", err)
 	}
-	opts := make([]store.Option, len(rows))
+	opts := make([]vocab.Option, len(rows))
 	for i, r := range rows {
 		o := &opts[i]
 		if err := json.Unmarshal(r[0], &o.Slot); err != nil {
