@@ -20,6 +20,9 @@ var (
 	// reply. The database enforces it (a unique partial index), so two
 	// racing turns cannot both open one.
 	ErrWaitExists = errors.New("the session already has an open question")
+	// ErrSessionEnded: the session has ended, so a turn cannot start in it;
+	// nothing was written.
+	ErrSessionEnded = errors.New("the session has ended")
 	// ErrConflict: a write raced another and lost (a stale status change).
 	ErrConflict = errors.New("conflict")
 	// ErrInvalid: an input breaks a rule of the contract (an empty name, an
@@ -169,10 +172,28 @@ type TurnState struct {
 }
 
 // TurnStart is written before a run starts, in one transaction: the user's
-// message (so an accepted message is never lost) and the RUNNING run row.
+// message (so an accepted message is never lost), the RUNNING run row, and
+// the outcome of the wait the message answers. The session must be OPEN:
+// else ErrSessionEnded, and nothing is written.
 type TurnStart struct {
 	Message Message // RunID is filled in with the new run's id
 	Run     Run
+	// Claim, when set, gives the session's open wait its one outcome as the
+	// turn starts: ANSWERED when the message resumes it, CANCELLED when it
+	// is set aside (the identity changed, the graph lost its edge).
+	Claim *WaitClaim
+}
+
+// WaitClaim is the outcome a turn gives the wait it found open. Closing it
+// in the turn's first transaction means a session change racing the reply
+// (setSessionIdentity, endSession) and the reply cannot both decide it.
+type WaitClaim struct {
+	WaitID int64
+	Status string
+	// Won is set by StartTurn: true when the wait was still OPEN and now has
+	// Status. When it is false another request closed it first; the run was
+	// stored as a fresh one (ResumedFromRunID 0) and must start at start.
+	Won bool
 }
 
 // TurnEnd is written when a run finishes, in one transaction: the run's

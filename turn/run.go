@@ -62,12 +62,27 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		res = s.resumption(ctx, state, plan, text)
 	}
 	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: vocab.RunRunning, StartedAt: now}
-	if res != nil && res.closeAs == vocab.WaitAnswered {
-		run.ResumedFromRunID = res.wait.RunID
+	start := store.TurnStart{Message: user, Run: run}
+	if res != nil {
+		// The wait gets its one outcome in the transaction that accepts the
+		// message; a session change that closed it first wins, and the
+		// message then starts a fresh run (as it would have a moment later).
+		start.Claim = &store.WaitClaim{WaitID: res.wait.ID, Status: res.closeAs}
+		if res.closeAs == vocab.WaitAnswered {
+			start.Run.ResumedFromRunID = res.wait.RunID
+		}
 	}
-	run, user, err = s.Store.StartTurn(ctx, store.TurnStart{Message: user, Run: run})
+	run, user, err = s.Store.StartTurn(ctx, start)
+	if errors.Is(err, store.ErrSessionEnded) {
+		// Ended while this turn was reading it: nothing was stored.
+		s.transcripts.forget(sessionID)
+		return TurnResult{}, ErrSessionEnded
+	}
 	if err != nil {
 		return TurnResult{}, fmt.Errorf("accepting the message: %w", err)
+	}
+	if start.Claim != nil && !start.Claim.Won {
+		res = nil
 	}
 	vars := turnFacts(sess, history.items, history.users, text, task)
 	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws)}
@@ -128,14 +143,13 @@ func (s *Service) resumption(ctx context.Context, state store.TurnState, plan *e
 
 // finish writes the turn's end in one transaction. A pause that cannot be
 // saved fails the run (and never takes a failure edge).
+//
+// The end is written even when the caller has gone away (its ctx is done):
+// a run the turn started must not be left RUNNING. If the full end cannot be
+// written, the run alone is finished as FAILED, so that it ends visibly.
 func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workflow, run store.Run, user store.Message, res *resumption, result *engine.Result) (TurnResult, error) {
+	ctx = context.WithoutCancel(ctx)
 	end := store.TurnEnd{EndSession: result.SessionEnded}
-	if res != nil {
-		end.CloseWait = &store.WaitClose{WaitID: res.wait.ID, Status: res.closeAs}
-		if res.err != nil {
-			end.CloseWait.Status = vocab.WaitCancelled
-		}
-	}
 	if result.Pause != nil {
 		end.Pause = s.pause(sess, run, result)
 	}
@@ -148,6 +162,12 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 		err = s.Store.EndTurn(ctx, end)
 	}
 	if err != nil {
+		bare := store.TurnEnd{}
+		bare.Run, _ = s.closeRun(sess, wf, run, result, fmt.Errorf("the turn's end could not be stored: %w", err))
+		bare.Run.ErrorCode = "TURN_NOT_SAVED"
+		if err2 := s.Store.EndTurn(ctx, bare); err2 != nil {
+			return TurnResult{}, fmt.Errorf("ending the turn of run %d: %w (and finishing it as failed: %v)", run.ID, err, err2)
+		}
 		return TurnResult{}, fmt.Errorf("ending the turn of run %d: %w", run.ID, err)
 	}
 	return TurnResult{UserMessage: user, Runs: []store.Run{end.Run}, Messages: end.Messages}, nil

@@ -3,7 +3,6 @@ package turn
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -15,8 +14,9 @@ import (
 	"github.com/wetel/wetel/store"
 )
 
-// ErrSessionEnded is returned for a message sent to an ended session.
-var ErrSessionEnded = errors.New("the session has ended")
+// ErrSessionEnded is returned for a message sent to an ended session; the
+// message is not stored.
+var ErrSessionEnded = store.ErrSessionEnded
 
 // Service runs the turns of stored sessions: each inbound message is written
 // to the transcript before its run starts, turns of one session never run at

@@ -50,10 +50,18 @@ const (
 			RETURNING 1
 		)
 		SELECT wetel_expect(count(*), 1, '` + stateWaitNotOpen + `') FROM u`
+	// lockSessionSQL holds the run's session FOR SHARE before a pause opens
+	// its wait, so a concurrent endSession or setSessionIdentity, which locks
+	// it FOR UPDATE, either ran first (and openWaitSQL sees the session
+	// ended) or runs after and cancels the new wait.
+	lockSessionSQL = `SELECT 1 FROM sessions WHERE id = (SELECT session_id FROM runs WHERE id = $1) FOR SHARE`
+	// A wait left by a run whose session ended while it ran is born
+	// CANCELLED: ending a session cancels its waits "on every path".
 	openWaitSQL = `INSERT INTO waits (workspace_id, session_id, run_id, node_id, kind, resume_on,
 			state, identity, status, expires_at, created_at, snapshot)
-		SELECT r.workspace_id, r.session_id, r.id, $2, $3, $4, $5, $6, 'OPEN', $7, $8, $9
-		FROM runs r WHERE r.id = $1`
+		SELECT r.workspace_id, r.session_id, r.id, $2, $3, $4, $5, $6,
+			CASE WHEN s.status = 'OPEN' THEN 'OPEN' ELSE 'CANCELLED' END, $7, $8, $9
+		FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = $1`
 	endSessionSQL = `WITH u AS (
 			UPDATE sessions SET status = 'ENDED', ended_at = $2
 			WHERE id = (SELECT session_id FROM runs WHERE id = $1) AND status = 'OPEN'
@@ -69,6 +77,10 @@ func sendEndTurn(ctx context.Context, c *pgx.Conn, t *store.TurnEnd) error {
 	r := &t.Run
 	finished := orNow(derefTime(r.FinishedAt))
 	b := &pgx.Batch{}
+	if t.Pause != nil {
+		b.Queue(lockSessionSQL, r.ID)
+	}
+	messagesAt := b.Len() + 1 // after finishRunSQL
 	b.Queue(finishRunSQL, r.Status, jsonText(r.NodeTrace), r.Error, r.ErrorCode, finished, r.ID, r.WorkspaceID)
 	if n := len(t.Messages); n > 0 {
 		roles, texts, moods := make([]string, n), make([]string, n), make([]string, n)
@@ -93,7 +105,7 @@ func sendEndTurn(ctx context.Context, c *pgx.Conn, t *store.TurnEnd) error {
 	res := c.SendBatch(ctx, b)
 	var err error
 	for i := range b.Len() {
-		if i == 1 && len(t.Messages) > 0 {
+		if i == messagesAt && len(t.Messages) > 0 {
 			// The messages' ids, in the order they were given (ids grow
 			// with the insert order), written back for the caller.
 			var ok any

@@ -49,16 +49,11 @@ func (s *Store) Session(ctx context.Context, ws, id int64) (store.Session, error
 // wait in the same statement, since the question was asked of someone
 // else.
 func (s *Store) SetIdentity(ctx context.Context, ws, id int64, identity string) error {
-	err := s.one(ctx, `WITH s AS (
+	err := s.lockedChange(ctx, `WITH s AS (
 			SELECT id, identity FROM sessions WHERE id = $1 AND workspace_id = $2 FOR UPDATE
-		), u AS (
-			UPDATE sessions SET identity = $3 FROM s
-			WHERE sessions.id = s.id AND s.identity <> $3 RETURNING sessions.id
-		), w AS (
-			UPDATE waits SET status = 'CANCELLED'
-			WHERE session_id IN (SELECT id FROM u) AND status = 'OPEN'
 		)
-		SELECT count(*) FROM s`, id, ws, identity)
+		UPDATE sessions SET identity = $3 FROM s
+		WHERE sessions.id = s.id AND s.identity <> $3 RETURNING sessions.id`, id, ws, identity)
 	if err != nil {
 		return fmt.Errorf("setting identity of session %d: %w", id, err)
 	}
@@ -68,20 +63,43 @@ func (s *Store) SetIdentity(ctx context.Context, ws, id int64, identity string) 
 // EndSession marks the session ENDED and cancels its OPEN wait. Ending an
 // ended session changes nothing: it keeps its first endedAt.
 func (s *Store) EndSession(ctx context.Context, ws, id int64) error {
-	err := s.one(ctx, `WITH s AS (
+	err := s.lockedChange(ctx, `WITH s AS (
 			SELECT id, status FROM sessions WHERE id = $1 AND workspace_id = $2 FOR UPDATE
-		), u AS (
-			UPDATE sessions SET status = 'ENDED', ended_at = $3 FROM s
-			WHERE sessions.id = s.id AND s.status = 'OPEN' RETURNING sessions.id
-		), w AS (
-			UPDATE waits SET status = 'CANCELLED'
-			WHERE session_id IN (SELECT id FROM u) AND status = 'OPEN'
 		)
-		SELECT count(*) FROM s`, id, ws, orNow(time.Time{}))
+		UPDATE sessions SET status = 'ENDED', ended_at = $3 FROM s
+		WHERE sessions.id = s.id AND s.status = 'OPEN' RETURNING sessions.id`, id, ws, orNow(time.Time{}))
 	if err != nil {
 		return fmt.Errorf("ending session %d: %w", id, err)
 	}
 	return nil
+}
+
+// lockedChange runs change, a statement that locks session $1 of workspace
+// $2 FOR UPDATE and returns its id when it changed it, and then, when it
+// did, cancels the session's open waits in a second statement of the same
+// transaction. The second statement's snapshot is taken after the lock is
+// held, so it sees a wait that a turn holding the session FOR SHARE opened
+// just before: a wait is never left OPEN by a change that should cancel it.
+func (s *Store) lockedChange(ctx context.Context, change string, args ...any) error {
+	return s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, change, args...)
+			if err != nil {
+				return err
+			}
+			changed, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			if err != nil {
+				return err
+			}
+			if len(changed) == 0 {
+				// Unchanged (the same identity, an ended session) or not ws's.
+				var one int
+				return mapErr(tx.QueryRow(ctx, `SELECT 1 FROM sessions WHERE id = $1 AND workspace_id = $2`, args[0], args[1]).Scan(&one))
+			}
+			_, err = tx.Exec(ctx, `UPDATE waits SET status = 'CANCELLED' WHERE session_id = $1 AND status = 'OPEN'`, args[0])
+			return err
+		})
+	})
 }
 
 // one runs a statement that answers how many rows it found: none is

@@ -12,24 +12,36 @@ import (
 	"github.com/wetel/wetel/vocab"
 )
 
-// startTurnSQL inserts the run and the message that names it in one
-// statement, so in one round trip and atomically. The session, the workflow
-// and the run resumed from must all be the workspace's own (the resumed run
-// the same session's); when one is not, nothing is inserted.
-const startTurnSQL = `WITH r AS (
+// startTurnSQL gives the claimed wait its outcome and inserts the run and
+// the message that names it in one statement, so in one round trip and
+// atomically. The session must be OPEN, and it is locked FOR SHARE first:
+// setSessionIdentity and endSession lock it FOR UPDATE before they cancel
+// its waits, so the two take their locks in one order (session, then wait)
+// and one of them sees what the other did. A claim that finds the wait no
+// longer OPEN leaves the run a fresh one. The session, the workflow and the
+// run resumed from must all be the workspace's own (the resumed run the same
+// session's); when one is not, nothing is inserted.
+const startTurnSQL = `WITH s AS (
+		SELECT id FROM sessions WHERE id = $2 AND workspace_id = $1 AND status = 'OPEN' FOR SHARE
+	), c AS (
+		UPDATE waits SET status = $13
+		WHERE id = $14 AND workspace_id = $1 AND session_id = $2 AND status = 'OPEN' AND EXISTS (SELECT 1 FROM s)
+		RETURNING 1
+	), r AS (
 		INSERT INTO runs (workspace_id, session_id, workflow_id, version, status,
 			resumed_from_run_id, node_trace, error, error_code, started_at)
-		SELECT $1, $2, $3, $4, 'RUNNING', $5, $6, '', '', $7
-		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = $2 AND workspace_id = $1)
+		SELECT $1, $2, $3, $4, 'RUNNING',
+			CASE WHEN $14::bigint IS NULL OR EXISTS (SELECT 1 FROM c) THEN $5::bigint END, $6, '', '', $7
+		WHERE EXISTS (SELECT 1 FROM s)
 		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = $3 AND workspace_id = $1))
 		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = $5 AND session_id = $2))
-		RETURNING id
+		RETURNING id, resumed_from_run_id
 	), m AS (
 		INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id, turn_complete, created_at)
 		SELECT $1, $2, $8, $9, $10, r.id, $11, $12 FROM r WHERE $8 <> ''
 		RETURNING id
 	)
-	SELECT r.id, (SELECT id FROM m) FROM r`
+	SELECT r.id, (SELECT id FROM m), coalesce(r.resumed_from_run_id, 0), EXISTS (SELECT 1 FROM c) FROM r`
 
 // StartTurn inserts the RUNNING run and the user's message, which names it;
 // a message with no role (a task's turn) is not written.
@@ -41,11 +53,28 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	r.Status, r.FinishedAt, r.Error, r.ErrorCode = vocab.RunRunning, nil, "", ""
 	r.StartedAt, m.CreatedAt = orNow(r.StartedAt), orNow(m.CreatedAt)
 	var msgID *int64
+	var claimStatus string
+	var claimWait *int64
+	if cl := t.Claim; cl != nil {
+		claimStatus, claimWait = cl.Status, &cl.WaitID
+	}
+	var won bool
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
-		return c.QueryRow(ctx, startTurnSQL, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
+		err := c.QueryRow(ctx, startTurnSQL, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), r.StartedAt,
-			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt).Scan(&r.ID, &msgID)
+			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt, claimStatus, claimWait).Scan(&r.ID, &msgID, &r.ResumedFromRunID, &won)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var status string
+			if e := c.QueryRow(ctx, `SELECT status FROM sessions WHERE id = $1 AND workspace_id = $2`,
+				r.SessionID, r.WorkspaceID).Scan(&status); e == nil && status != store.SessionOpen {
+				return store.ErrSessionEnded
+			}
+		}
+		return err
 	})
+	if t.Claim != nil {
+		t.Claim.Won = err == nil && won
+	}
 	if err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn in session %d: %w", r.SessionID, mapErr(err))
 	}

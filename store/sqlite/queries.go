@@ -27,6 +27,8 @@ const (
 	qEndSession
 	qCancelWait
 	qSessionIn
+	qSessionStatus
+	qClaimWait
 	qInsRun
 	qInsMessage
 	qAppendMessage
@@ -157,8 +159,11 @@ var queries = [numQueries]string{
 	qSetIdentity: `UPDATE sessions SET identity = ?3 WHERE id = ?1 AND workspace_id = ?2 AND identity <> ?3`,
 	qEndSession: `UPDATE sessions SET status = 'ENDED', ended_at = ?3
 		WHERE id = ?1 AND workspace_id = ?2 AND status = 'OPEN'`,
-	qCancelWait: `UPDATE waits SET status = 'CANCELLED' WHERE session_id = ? AND status = 'OPEN'`,
-	qSessionIn:  `SELECT 1 FROM sessions WHERE id = ? AND workspace_id = ?`,
+	qCancelWait:    `UPDATE waits SET status = 'CANCELLED' WHERE session_id = ? AND status = 'OPEN'`,
+	qSessionIn:     `SELECT 1 FROM sessions WHERE id = ? AND workspace_id = ?`,
+	qSessionStatus: `SELECT status FROM sessions WHERE id = ? AND workspace_id = ?`,
+	qClaimWait: `UPDATE waits SET status = ?1
+		WHERE id = ?2 AND workspace_id = ?3 AND session_id = ?4 AND status = 'OPEN'`,
 	// The session, the workflow and the run resumed from must all be the
 	// workspace's own (the resumed run the same session's); when one is
 	// not, nothing is inserted and no row comes back.
@@ -184,9 +189,13 @@ var queries = [numQueries]string{
 	qCloseWait: `UPDATE waits SET status = ?1
 		WHERE id = ?2 AND workspace_id = ?3 AND session_id = ?4 AND status = 'OPEN'`,
 	qWaitIn: `SELECT 1 FROM waits WHERE id = ? AND workspace_id = ? AND session_id = ?`,
+	// A wait left by a run whose session ended while it ran is born
+	// CANCELLED: ending a session cancels its waits "on every path".
 	qInsWait: `INSERT INTO waits (workspace_id, session_id, run_id, node_id, kind, resume_on,
 		state, identity, status, expires_at, created_at, snapshot)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?)`,
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,
+		CASE WHEN (SELECT status FROM sessions WHERE id = ?2) = 'OPEN' THEN 'OPEN' ELSE 'CANCELLED' END,
+		?9, ?10, ?11`,
 	qExpireWait:     `UPDATE waits SET status = 'EXPIRED' WHERE id = ? AND status = 'OPEN' AND expires_at <= ?`,
 	qSettledThrough: `SELECT settled_through FROM run_recovery WHERE id = 1`,
 	qRecoverRuns: `UPDATE runs SET status = 'FAILED', error = ?, error_code = 'PROCESS_STOPPED',

@@ -11,8 +11,9 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// StartTurn inserts the RUNNING run and the user's message, which names it,
-// in one transaction; a message with no role (a task's turn) is not written.
+// StartTurn gives the claimed wait its outcome, then inserts the RUNNING run
+// and the user's message, which names it, in one transaction, in a session
+// that is still OPEN; a message with no role (a task's turn) is not written.
 func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, store.Message, error) {
 	if err := check.TurnStart(&t); err != nil {
 		return store.Run{}, store.Message{}, fmt.Errorf("starting turn: %w", err)
@@ -22,7 +23,23 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	r.StartedAt = fromMs(msOrNow(r.StartedAt))
 	m.CreatedAt = fromMs(msOrNow(m.CreatedAt))
 	err := s.write(ctx, func(c *conn) error {
-		var err error
+		v, err := c.row(qSessionStatus, r.SessionID, r.WorkspaceID)
+		if err != nil {
+			return mapErr(err)
+		}
+		if text(v[0]) != store.SessionOpen {
+			return store.ErrSessionEnded
+		}
+		r.ResumedFromRunID = t.Run.ResumedFromRunID
+		if cl := t.Claim; cl != nil {
+			n, err := c.exec(qClaimWait, cl.Status, cl.WaitID, r.WorkspaceID, r.SessionID)
+			if err != nil {
+				return err
+			}
+			if cl.Won = n == 1; !cl.Won {
+				r.ResumedFromRunID = 0
+			}
+		}
 		r.ID, err = c.insert(qInsRun, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), ms(r.StartedAt))
 		if err != nil {

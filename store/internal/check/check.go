@@ -44,6 +44,15 @@ func TurnStart(t *store.TurnStart) error {
 		return fmt.Errorf("message of session %d in workspace %d for a run of session %d in workspace %d: %w",
 			m.SessionID, m.WorkspaceID, r.SessionID, r.WorkspaceID, store.ErrNotFound)
 	}
+	if c := t.Claim; c != nil {
+		if c.Status != vocab.WaitAnswered && c.Status != vocab.WaitCancelled {
+			return fmt.Errorf("claiming wait %d as %q: a turn answers or cancels the wait it found: %w", c.WaitID, c.Status, store.ErrInvalid)
+		}
+		if c.Status == vocab.WaitCancelled && r.ResumedFromRunID != 0 {
+			return fmt.Errorf("a run resumed from run %d cannot cancel the wait it resumes: %w", r.ResumedFromRunID, store.ErrInvalid)
+		}
+		c.Won = false
+	}
 	return nil
 }
 
