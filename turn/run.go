@@ -57,8 +57,13 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, err
 	}
+	if task && state.HasWait {
+		return TurnResult{}, ErrQuestionOpen
+	}
 	var res *resumption
-	if !task {
+	if !task && !closed(stop) {
+		// A turn interrupted before it starts leaves the question to the
+		// newer message behind it, which then answers it.
 		res = s.resumption(ctx, state, plan, text)
 	}
 	run := store.Run{WorkspaceID: ws, SessionID: sessionID, WorkflowID: wf.ID, Version: wf.PublishedVersion, Status: vocab.RunRunning, StartedAt: now}
@@ -249,4 +254,13 @@ func (s *Service) services(ws int64) *node.Services {
 		return s.ServicesFor(ws)
 	}
 	return s.Services
+}
+
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

@@ -3,6 +3,7 @@ package turn
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -17,6 +18,11 @@ import (
 // ErrSessionEnded is returned for a message sent to an ended session; the
 // message is not stored.
 var ErrSessionEnded = store.ErrSessionEnded
+
+// ErrQuestionOpen is returned by Task for a session whose open question is
+// waiting for the user: only the user answers it, and a task's run that
+// asked again could not save its question.
+var ErrQuestionOpen = errors.New("the session has an open question waiting for the user's reply")
 
 // Service runs the turns of stored sessions: each inbound message is written
 // to the transcript before its run starts, turns of one session never run at
@@ -49,11 +55,14 @@ type planKey struct {
 	version    int
 }
 
-// sessionTurns serializes one session's turns. interrupt belongs to the turn
-// now running; a newer message closes it before queueing for the lock.
+// sessionTurns serializes one session's turns in the order their messages
+// arrived: each takes a ticket and runs when its number is served. interrupt
+// belongs to the turn now running; a newer message closes it on arrival.
 type sessionTurns struct {
-	turn      sync.Mutex
 	mu        sync.Mutex
+	served    *sync.Cond
+	next      uint64 // the ticket the next arrival takes
+	serving   uint64 // the ticket whose turn may run
 	interrupt chan struct{}
 	users     int
 }
@@ -71,8 +80,10 @@ func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (T
 }
 
 // Task runs a turn with no user message (runWorkflowTask: the caller's own
-// scheduler). It starts at start and leaves an open question alone: only
-// the user answers it. userMessage is "" in the run's context.
+// scheduler). It starts at start; userMessage is "" in the run's context. A
+// session with an open question is refused with ErrQuestionOpen, before
+// anything runs: only the user answers it, and the task must not speak into
+// a conversation that is waiting on the user.
 func (s *Service) Task(ctx context.Context, ws, sessionID int64) (TurnResult, error) {
 	return s.serialized(ctx, ws, sessionID, "", true)
 }
@@ -80,27 +91,48 @@ func (s *Service) Task(ctx context.Context, ws, sessionID int64) (TurnResult, er
 func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, task bool) (TurnResult, error) {
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
-	// PLATFORM §3: the running turn stops before its next dispatch.
 	st.mu.Lock()
+	// PLATFORM §3: the running turn stops before its next dispatch.
 	if st.interrupt != nil {
 		close(st.interrupt)
 		st.interrupt = nil
 	}
-	st.mu.Unlock()
-	st.turn.Lock()
-	defer st.turn.Unlock()
+	ticket := st.next
+	st.next++
+	for st.serving != ticket {
+		st.served.Wait()
+	}
 	stop := make(chan struct{})
-	st.mu.Lock()
-	st.interrupt = stop
+	if st.next > ticket+1 {
+		// A newer message is already waiting behind this one: this turn is
+		// interrupted before its first dispatch, so the newest message is
+		// answered promptly. Its message is still stored.
+		close(stop)
+	} else {
+		st.interrupt = stop
+	}
 	st.mu.Unlock()
 	defer func() {
 		st.mu.Lock()
 		if st.interrupt == stop {
 			st.interrupt = nil
 		}
+		st.serving++
+		st.served.Broadcast()
 		st.mu.Unlock()
 	}()
 	return s.turn(ctx, ws, sessionID, text, stop, task)
+}
+
+// Queued counts the turns of a session running or waiting for their turn in
+// this Service.
+func (s *Service) Queued(sessionID int64) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.sessions[sessionID]; st != nil {
+		return st.users
+	}
+	return 0
 }
 
 func (s *Service) acquire(id int64) *sessionTurns {
@@ -112,6 +144,7 @@ func (s *Service) acquire(id int64) *sessionTurns {
 	st := s.sessions[id]
 	if st == nil {
 		st = &sessionTurns{}
+		st.served = sync.NewCond(&st.mu)
 		s.sessions[id] = st
 	}
 	st.users++

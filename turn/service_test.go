@@ -297,3 +297,28 @@ func sendVia(t *testing.T, svc *turn.Service, f *fixture, s store.Session, text 
 	}
 	return res
 }
+
+// A task runs from start with no user message; on a session whose question
+// waits for the user it is refused before anything runs or is stored.
+func TestTaskRefusedWhileAQuestionIsOpen(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, askRole)
+	s := f.session(t)
+	ctx := context.Background()
+	res, err := f.svc.Task(ctx, f.ws, s.ID)
+	if err != nil || len(res.Runs) != 1 || res.Runs[0].Status != vocab.RunAwaitingInput || res.UserMessage.ID != 0 {
+		t.Fatalf("a task on a fresh session: %+v, %v", res, err)
+	}
+	before, _ := f.st.RunsBySession(ctx, f.ws, s.ID)
+	if _, err := f.svc.Task(ctx, f.ws, s.ID); !errors.Is(err, turn.ErrQuestionOpen) {
+		t.Fatalf("a task while the question is open: %v, want ErrQuestionOpen", err)
+	}
+	after, _ := f.st.RunsBySession(ctx, f.ws, s.ID)
+	if len(after) != len(before) {
+		t.Errorf("the refused task left a run: %d runs, then %d", len(before), len(after))
+	}
+	// The user's reply still answers the question.
+	if got := f.send(t, s, "2").Runs[0]; got.ResumedFromRunID != res.Runs[0].ID {
+		t.Errorf("the reply after a refused task: %+v", got)
+	}
+}
