@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/internal/calltest"
 	"github.com/wetel/wetel/internal/testpeer"
-	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
 	"github.com/wetel/wetel/vocab"
 )
@@ -101,7 +101,7 @@ func TestActionAgainstPartners(t *testing.T) {
 				p = newPartner(t, tc.handler)
 				url = p.srv.URL
 			}
-			ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: tc.method, URL: url + "/claims"}})
+			ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Name: "claims", Method: tc.method, URL: url + "/claims"}})
 			res := newHarness().run(t, callGraph(action(tc.extra)), engine.Input{Services: ce.Services})
 			row := callRow(t, res)
 			if row.Status != tc.status || calltest.Outcome(row) != tc.outcome || calltest.Attempts(row) != tc.attempts {
@@ -141,7 +141,7 @@ func TestActionRequestAndAnswer(t *testing.T) {
 		w.Header().Add("Set-Cookie", "session=s3cr3t-cookie")
 		w.Write([]byte(`{"reference":"C-9","lines":[{"sku":"A1"}]}`))
 	})
-	ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Name: "claims", Method: "post", URL: p.srv.URL + "/orders/{{orderId}}/claims?q={{query}}&v=2",
+	ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Name: "claims", Method: "post", URL: p.srv.URL + "/orders/{{orderId}}/claims?q={{query}}&v=2",
 		Headers: map[string]string{"X-Api-Key": "k-123456"}}})
 	doc := gdoc([]string{nd("s", "start", `{}`),
 		action(`,"bodyTemplate":"{\"customerRef\":\"{{userMessage}}\",\"qty\":\"{{qty}}\",\"fixed\":true}"`),
@@ -187,7 +187,7 @@ func TestActionTextAndBinaryAnswers(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte("accepted, thanks"))
 	})
-	actions := node.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/text"}, 2: {ID: 2, Method: "GET", URL: p.srv.URL + "/pdf"}}
+	actions := callout.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/text"}, 2: {ID: 2, Method: "GET", URL: p.srv.URL + "/pdf"}}
 	ce := calltest.NewEnv(t, actions)
 	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.Services})
 	out, _ := res.Vars["out"].(map[string]any)
@@ -220,7 +220,7 @@ func TestActionRedirectToPrivateAddressRefused(t *testing.T) {
 	p := newPartner(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		http.Redirect(w, r, internal.URL+"/admin", http.StatusFound)
 	})
-	ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/start"}})
+	ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/start"}})
 	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.Services})
 	row := callRow(t, res)
 	if row.Status != "FAILED_HANDLED" || row.ErrorClass != "REJECTED" || calltest.Outcome(row) != "not_retryable" || calltest.Attempts(row) != "1:REJECTED/0/0" {
@@ -243,13 +243,13 @@ func TestActionRetryStopsOnInterruptAndDeadline(t *testing.T) {
 	t.Run("interrupt during the wait", func(t *testing.T) {
 		t.Parallel()
 		p := newPartner(t, unavailable)
-		ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
+		ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
 		stop := make(chan struct{})
-		ce.Services.Wait = func(ctx context.Context, _ time.Duration) error {
+		callout.WaitKey.Provide(ce.Services, func(ctx context.Context, _ time.Duration) error {
 			close(stop) // a newer message arrives while the node waits
 			<-ctx.Done()
 			return ctx.Err()
-		}
+		})
 		res := newHarness().run(t, callGraph(action(policy)), engine.Input{Services: ce.Services, Interrupt: stop})
 		row := callRow(t, res)
 		if calltest.Outcome(row) != "interrupted" || calltest.Attempts(row) != "1:UPSTREAM_ERROR/503/0" || p.count() != 1 {
@@ -262,10 +262,10 @@ func TestActionRetryStopsOnInterruptAndDeadline(t *testing.T) {
 	t.Run("the run's deadline", func(t *testing.T) {
 		t.Parallel()
 		p := newPartner(t, unavailable)
-		ce := calltest.NewEnv(t, node.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
+		ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Method: "POST", URL: p.srv.URL}})
 		h := newHarness()
 		h.lim.MaxDuration = time.Second
-		ce.Services.Wait = retry.FakeWait(h.clock)
+		callout.WaitKey.Provide(ce.Services, retry.FakeWait(h.clock))
 		res := h.run(t, callGraph(action(policy)), engine.Input{Services: ce.Services})
 		row := callRow(t, res)
 		if calltest.Outcome(row) != "deadline" || calltest.Attempts(row) != "1:UPSTREAM_ERROR/503/800 2:UPSTREAM_ERROR/503/0" || p.count() != 2 {

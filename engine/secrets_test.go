@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/internal/calltest"
 	"github.com/wetel/wetel/internal/testpeer"
-	"github.com/wetel/wetel/node"
 )
 
 // Credentials of a custom action, in its headers and in its URL's userinfo
@@ -24,9 +24,9 @@ func TestActionSecretsNeverLeak(t *testing.T) {
 		w.Write([]byte(`{"error":"invalid credentials","got":"` + r.Header.Get("Authorization") + `","key":"` + r.Header.Get("X-Api-Key") +
 			`","query":"` + r.URL.RawQuery + `","user":"svc-user"}`))
 	})
-	withCredentials := func(base string) node.CustomAction {
+	withCredentials := func(base string) callout.CustomAction {
 		base = strings.Replace(base, "http://", "http://svc-user:pw-9e1d3c5a77@", 1)
-		return node.CustomAction{ID: 1, Name: "crm", Method: "POST", URL: base + "/contacts?api_key=qk-4c6e8a0b22&sig=sig-AbCdEf123&ref={{userMessage}}",
+		return callout.CustomAction{ID: 1, Name: "crm", Method: "POST", URL: base + "/contacts?api_key=qk-4c6e8a0b22&sig=sig-AbCdEf123&ref={{userMessage}}",
 			Headers: map[string]string{"Authorization": "Bearer tok-hdr-7f3a9c1e55", "X-Api-Key": "apikey-2b8d4e6f10"}}
 	}
 	cases := []struct {
@@ -40,7 +40,7 @@ func TestActionSecretsNeverLeak(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ce := calltest.NewEnv(t, node.ActionList{1: withCredentials(tc.url)})
+			ce := calltest.NewEnv(t, callout.ActionList{1: withCredentials(tc.url)})
 			edges := []string{ed("e1", "s", "call", ""), ed("e2", "call", "ok", "success"), ed("e3", "call", "sorry", "failure")}
 			if !tc.handled {
 				edges[1], edges[2] = ed("e2", "call", "ok", ""), ed("e3", "ok", "sorry", "")

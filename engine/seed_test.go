@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/internal/calltest"
 	"github.com/wetel/wetel/internal/testpeer"
-	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/vocab"
 )
 
@@ -104,7 +104,7 @@ func TestSeedBoundedRetryPartnerDown(t *testing.T) {
 	if strings.Contains(doc, "mockError") {
 		t.Fatal("the example's mock was not removed")
 	}
-	ce := calltest.NewEnv(t, node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: testpeer.ClosedPort(t) + "/v1/claims",
+	ce := calltest.NewEnv(t, callout.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST", URL: testpeer.ClosedPort(t) + "/v1/claims",
 		Headers: map[string]string{"Authorization": "Bearer claims-token-0042"}}})
 	res := newHarness().run(t, doc, engine.Input{Services: ce.Services})
 	if res.Status != vocab.RunCompleted || res.Executions != 8 {

@@ -1,9 +1,6 @@
 package failure
 
-import (
-	"net/http"
-	"strconv"
-)
+import "strconv"
 
 // Error is a classified failure raised by a node's executor. Executors that
 // know what went wrong say so here, so the engine does not have to guess from
@@ -40,7 +37,7 @@ func (e *Error) Error() string {
 		return e.Err.Error()
 	case e.HTTPStatus != 0:
 		line := "HTTP " + strconv.Itoa(e.HTTPStatus)
-		if text := http.StatusText(e.HTTPStatus); text != "" {
+		if text := statusText(e.HTTPStatus); text != "" {
 			line += " " + text
 		}
 		return line
@@ -60,7 +57,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func statusCode(status int) (c Code, ok bool) {
 	switch {
 	// Rule: "HTTP 429 or a rate-limit message" is RATE_LIMITED.
-	case status == http.StatusTooManyRequests:
+	case status == 429:
 		return RateLimited, true
 	// Rule: "Any other HTTP 4xx answer" is REJECTED, including 408: the
 	// service answered, so it is not our timeout.

@@ -1,7 +1,6 @@
 package failure
 
 import (
-	"net/http"
 	"regexp"
 	"strings"
 )
@@ -83,7 +82,7 @@ func reasonFollows(rest string, status int) bool {
 	if len(trimmed) == len(rest) {
 		return false
 	}
-	text := http.StatusText(status)
+	text := statusText(status)
 	for _, phrase := range []string{text, strings.ToUpper(text)} {
 		if text != "" && strings.HasPrefix(trimmed, phrase) &&
 			(len(trimmed) == len(phrase) || !isWordByte(trimmed[len(phrase)])) {

@@ -92,14 +92,14 @@ type Exec struct {
 	// available (see Services).
 	Services *Services
 	// call is the report of a call that succeeded after retrying, noted by
-	// Retry for the engine to put on the trace row. It lives here rather
-	// than in Outcome: a larger Outcome costs every dispatch of every node
-	// type (measured, about 25 ns), and only call nodes ever set it.
+	// callout.Retry for the engine to put on the trace row. It lives here
+	// rather than in Outcome: a larger Outcome costs every dispatch of every
+	// node type (measured, about 25 ns), and only call nodes ever set it.
 	call *CallReport
 }
 
 // NoteCall records the retries of a call that succeeded after retrying, so
-// that the node's trace row still carries its failed attempts. Exec.Retry
+// that the node's trace row still carries its failed attempts. callout.Retry
 // does it itself; a call that failed reports them in its *CallError.
 func (x *Exec) NoteCall(r *CallReport) { x.call = r }
 

@@ -2,7 +2,6 @@ package retry
 
 import (
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -50,12 +49,19 @@ func RetryAfter(err error) (time.Duration, bool) {
 	return max(ra.RetryAfter(), 0), true
 }
 
+// Header is what WithRetryAfter reads of an answer's headers; an
+// http.Header is one. (An interface, so that this package, which the node
+// contract and graph checkers link, does not pull in net/http.)
+type Header interface {
+	Get(name string) string
+}
+
 // WithRetryAfter wraps err in an *AfterError when status is 429 or 503 and
 // header has a Retry-After that ParseRetryAfter reads; otherwise it returns
 // err unchanged. now is the caller's clock reading, for the HTTP-date form.
-func WithRetryAfter(err error, status int, header http.Header, now time.Time) error {
+func WithRetryAfter(err error, status int, header Header, now time.Time) error {
 	// Seed: "A Retry-After on a 429 or 503 is honoured".
-	if err == nil || (status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable) {
+	if err == nil || header == nil || (status != statusTooManyRequests && status != statusServiceUnavailable) {
 		return err
 	}
 	d, ok := ParseRetryAfter(header.Get("Retry-After"), now)
@@ -83,11 +89,32 @@ func ParseRetryAfter(h string, now time.Time) (d time.Duration, ok bool) {
 		}
 		return time.Duration(secs) * time.Second, true
 	}
-	t, err := http.ParseTime(h)
+	t, err := parseHTTPDate(h)
 	if err != nil {
 		return 0, false
 	}
 	return min(max(t.Sub(now), 0), maxRetryAfter), true
+}
+
+// The statuses whose Retry-After is honoured.
+const (
+	statusTooManyRequests    = 429
+	statusServiceUnavailable = 503
+)
+
+// httpDateLayouts are the forms of an HTTP-date (RFC 9110 §5.6.7), in the
+// order net/http.ParseTime tries them: IMF-fixdate, then the obsolete RFC
+// 850 and asctime forms.
+var httpDateLayouts = []string{"Mon, 02 Jan 2006 15:04:05 GMT", time.RFC850, time.ANSIC}
+
+// parseHTTPDate is net/http.ParseTime (a test keeps them equal).
+func parseHTTPDate(s string) (t time.Time, err error) {
+	for _, layout := range httpDateLayouts {
+		if t, err = time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return t, err
 }
 
 func allDigits(s string) bool {

@@ -91,6 +91,24 @@ func TestWithRetryAfter(t *testing.T) {
 	if WithRetryAfter(nil, 429, h, now) != nil {
 		t.Error("WithRetryAfter(nil) is not nil")
 	}
+	if err := WithRetryAfter(err429, 429, nil, now); err != err429 {
+		t.Errorf("WithRetryAfter without headers = %v", err)
+	}
+}
+
+// parseHTTPDate reads exactly what net/http.ParseTime reads.
+func TestParseHTTPDateMatchesNetHTTP(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{
+		"Wed, 21 Oct 2026 07:28:00 GMT", "Wednesday, 21-Oct-26 07:28:00 GMT", "Wed Oct 21 07:28:00 2026",
+		"Wed, 21 Oct 2026 07:28:00 UTC", "21 Oct 2026", "", "Wed, 31 Feb 2026 07:28:00 GMT", "Sun Nov  6 08:49:37 1994",
+	} {
+		got, gotErr := parseHTTPDate(h)
+		want, wantErr := http.ParseTime(h)
+		if !got.Equal(want) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("parseHTTPDate(%q) = %v, %v; net/http says %v, %v", h, got, gotErr, want, wantErr)
+		}
+	}
 }
 
 // FuzzParseRetryAfter checks that ParseRetryAfter never panics and never

@@ -3,7 +3,6 @@ package retry
 import (
 	"errors"
 	"net"
-	"net/http"
 	"slices"
 	"strings"
 	"syscall"
@@ -13,10 +12,11 @@ import (
 
 // Call describes the request being retried, as far as the safe-resend rule
 // needs: its HTTP method (empty for an MCP tool call) and its headers after
-// rendering.
+// rendering. Header takes an http.Header as it is; it is a plain map so
+// that this package does not pull in net/http.
 type Call struct {
 	Method string
-	Header http.Header
+	Header map[string][]string
 }
 
 // Idempotent reports whether the request itself shows that sending it twice
@@ -27,7 +27,7 @@ type Call struct {
 // idempotent: true. (Nodes cannot send HEAD or OPTIONS; the
 // RETRY_NOT_IDEMPOTENT diagnostic reads the same rule.)
 func (c Call) Idempotent() bool {
-	if strings.EqualFold(strings.TrimSpace(c.Method), http.MethodGet) {
+	if strings.EqualFold(strings.TrimSpace(c.Method), "GET") {
 		return true
 	}
 	// The header map may be built from a config without canonical keys.
@@ -121,7 +121,7 @@ func (p Policy) safeToResend(call Call, o outcomeOf) bool {
 	if p.UnsentOnly {
 		return false
 	}
-	return o.class == failure.RateLimited || o.status == http.StatusTooManyRequests ||
+	return o.class == failure.RateLimited || o.status == statusTooManyRequests ||
 		p.Idempotent || call.Idempotent()
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
@@ -48,7 +49,12 @@ func (c *callouts) services(ws int64) *node.Services {
 	if s, ok := c.svcs[ws]; ok {
 		return s
 	}
-	s := &node.Services{HTTP: c.http, Actions: wsActions{c, ws}, Tools: wsTools{c, ws}, Outbox: wsOutbox{c, ws}}
+	s := node.NewServices(
+		callout.HTTPKey.With(c.http),
+		callout.ActionsKey.With(wsActions{c, ws}),
+		callout.ToolsKey.With(wsTools{c, ws}),
+		callout.OutboxKey.With(wsOutbox{c, ws}),
+	)
 	c.svcs[ws] = s
 	return s
 }
@@ -107,19 +113,19 @@ type wsActions struct {
 }
 
 // CustomAction reads the action and opens its headers.
-func (a wsActions) CustomAction(ctx context.Context, id int64) (node.CustomAction, error) {
+func (a wsActions) CustomAction(ctx context.Context, id int64) (callout.CustomAction, error) {
 	sa, err := a.c.store.CustomAction(ctx, a.ws, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return node.CustomAction{}, fmt.Errorf("custom action %d: %w", id, node.ErrNoSuchAction)
+		return callout.CustomAction{}, fmt.Errorf("custom action %d: %w", id, callout.ErrNoSuchAction)
 	}
 	if err != nil {
-		return node.CustomAction{}, err
+		return callout.CustomAction{}, err
 	}
 	headers, err := a.c.box.OpenMap(sa.Headers, gql.ActionAAD(a.ws, id))
 	if err != nil {
-		return node.CustomAction{}, fmt.Errorf("custom action %d: opening its headers: %w", id, err)
+		return callout.CustomAction{}, fmt.Errorf("custom action %d: opening its headers: %w", id, err)
 	}
-	return node.CustomAction{ID: sa.ID, Name: sa.Name, Method: sa.Method, URL: sa.URL, Headers: headers, TimeoutMs: sa.TimeoutMs}, nil
+	return callout.CustomAction{ID: sa.ID, Name: sa.Name, Method: sa.Method, URL: sa.URL, Headers: headers, TimeoutMs: sa.TimeoutMs}, nil
 }
 
 type wsTools struct {

@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/failure"
-	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/store"
 )
 
@@ -31,7 +31,7 @@ func outboxAAD(ws int64) string { return fmt.Sprintf("ws:%d/outbound:", ws) }
 
 // Enqueue stores the request in the durable queue, headers sealed (they
 // may carry the webhook's credentials), for the delivery worker.
-func (o wsOutbox) Enqueue(ctx context.Context, r node.OutboundRequest) error {
+func (o wsOutbox) Enqueue(ctx context.Context, r callout.OutboundRequest) error {
 	headers, err := o.c.box.SealMap(r.Headers, outboxAAD(o.ws))
 	if err != nil {
 		return err

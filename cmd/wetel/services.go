@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
@@ -28,7 +29,8 @@ const registerTimeout = 30 * time.Second
 // an outbox that sends async webhooks from this process.
 type offlineServices struct {
 	svc    *node.Services
-	outbox *node.MemoryOutbox
+	client *outbound.Client
+	outbox *callout.MemoryOutbox
 	pool   *mcpclient.Pool
 }
 
@@ -55,18 +57,20 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &offlineServices{outbox: node.NewMemoryOutbox(client, log)}
-	s.svc = &node.Services{HTTP: client, Outbox: s.outbox}
+	s := &offlineServices{client: client, outbox: callout.NewMemoryOutbox(client, log)}
+	s.svc = node.NewServices(callout.HTTPKey.With(client), callout.OutboxKey.With(s.outbox))
 	if ws == nil {
 		return s, nil
 	}
-	if s.svc.Actions, err = actionList(ws.CustomActions); err != nil {
+	actions, err := actionList(ws.CustomActions)
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	callout.ActionsKey.Provide(s.svc, actions)
 	if len(ws.McpConnectors) > 0 {
 		s.pool = mcpclient.NewPool(mcpclient.Options{HTTPClient: client.HTTP(), Logger: log})
-		s.svc.Tools = node.PoolTools{Pool: s.pool}
+		callout.ToolsKey.Provide(s.svc, callout.PoolTools{Pool: s.pool})
 		if err := registerConnectors(ctx, s.pool, ws.McpConnectors, stderr); err != nil {
 			s.Close()
 			return nil, err
@@ -77,13 +81,13 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 
 // actionList turns the file's custom actions into the run's ActionSource;
 // headers arrive with ${NAME} already read from the environment.
-func actionList(list []workspace.CustomAction) (node.ActionList, error) {
-	out := make(node.ActionList, len(list))
+func actionList(list []workspace.CustomAction) (callout.ActionList, error) {
+	out := make(callout.ActionList, len(list))
 	for i, a := range list {
-		if _, err := node.ParseURLTemplate(a.URL); err != nil {
+		if _, err := callout.ParseURLTemplate(a.URL); err != nil {
 			return nil, fmt.Errorf("workspace: customActions[%d] (%s): url: %w", i, a.Name, err)
 		}
-		out[int64(a.ID)] = node.CustomAction{ID: int64(a.ID), Name: a.Name, Method: strings.ToUpper(a.Method),
+		out[int64(a.ID)] = callout.CustomAction{ID: int64(a.ID), Name: a.Name, Method: strings.ToUpper(a.Method),
 			URL: a.URL, Headers: a.Headers, TimeoutMs: a.TimeoutMs}
 	}
 	return out, nil
@@ -121,5 +125,5 @@ func (s *offlineServices) Close() {
 	if s.pool != nil {
 		_ = s.pool.Close()
 	}
-	s.svc.HTTP.CloseIdleConnections()
+	s.client.CloseIdleConnections()
 }

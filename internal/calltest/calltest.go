@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
@@ -24,7 +25,7 @@ type Env struct {
 }
 
 // NewEnv returns an Env calling the actions given (nil for none).
-func NewEnv(t testing.TB, actions node.ActionSource) *Env {
+func NewEnv(t testing.TB, actions callout.ActionSource) *Env {
 	t.Helper()
 	allow, err := outbound.ParseAllowlist("127.0.0.1/32")
 	if err != nil {
@@ -36,13 +37,16 @@ func NewEnv(t testing.TB, actions node.ActionSource) *Env {
 	}
 	t.Cleanup(client.CloseIdleConnections)
 	e := &Env{}
-	e.Services = &node.Services{HTTP: client, Actions: actions, Rand: func() float64 { return 0.5 },
-		Wait: func(ctx context.Context, d time.Duration) error {
+	e.Services = node.NewServices(
+		callout.HTTPKey.With(client),
+		callout.ActionsKey.With(actions),
+		callout.RandKey.With(func() float64 { return 0.5 }),
+		callout.WaitKey.With(func(ctx context.Context, d time.Duration) error {
 			e.mu.Lock()
 			e.waits = append(e.waits, d)
 			e.mu.Unlock()
 			return ctx.Err()
-		}}
+		}))
 	return e
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
@@ -41,8 +42,8 @@ func init() {
 			{Name: "customActionId", Kind: node.KindInteger, Required: true, Min: node.Float(1), Description: "The Custom Action's id."},
 			{Name: "bodyTemplate", Kind: node.KindString, Format: node.FormatJSONTemplate, MaxLength: tmpl.MaxSourceBytes, Description: "The JSON body, its strings templated."},
 			{Name: "argsTemplate", Kind: node.KindString, Format: node.FormatJSONTemplate, MaxLength: tmpl.MaxSourceBytes, Description: "Same as bodyTemplate, with the tool node's name."},
-			node.OutputVarField,
-			node.TimeoutField,
+			callout.OutputVarField,
+			callout.TimeoutField,
 			{Name: "fetchAsBase64Var", Kind: node.KindString, Format: node.FormatVariable, MaxLength: 128, Description: "Store the response body in this variable as base64 (at most 10 MB)."},
 		},
 		Examples: node.Examples(`{"customActionId": 42, "outputVar": "orderLookup", "bodyTemplate": "{\"customerRef\": \"{{clientExternalId}}\"}"}`),
@@ -94,32 +95,33 @@ func build(b node.BuildInput) (node.Executor, error) {
 }
 
 func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, error) {
-	if x.Services == nil || x.Services.Actions == nil {
+	actions, ok := callout.ActionsKey.Get(x.Services)
+	if !ok {
 		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no custom actions are registered here; pass --workspace FILE to wetel run")
 	}
-	a, err := x.Services.Actions.CustomAction(ctx, e.cfg.CustomActionID)
+	a, err := actions.CustomAction(ctx, e.cfg.CustomActionID)
 	if err != nil {
 		// A graph naming an action the workspace does not have is a
 		// configuration error, not a problem of the service: UNKNOWN.
 		msg := fmt.Sprintf("custom action %d is not registered in this workspace", e.cfg.CustomActionID)
-		if !errors.Is(err, node.ErrNoSuchAction) {
+		if !errors.Is(err, callout.ErrNoSuchAction) {
 			msg = fmt.Sprintf("looking up custom action %d: %v", e.cfg.CustomActionID, err)
 		}
-		return node.Outcome{}, node.RedactError(&failure.Error{Code: failure.Unknown, Message: msg}, fmt.Sprintf("action node %q", x.NodeID), nil)
+		return node.Outcome{}, callout.RedactError(&failure.Error{Code: failure.Unknown, Message: msg}, fmt.Sprintf("action node %q", x.NodeID), nil)
 	}
 	label := fmt.Sprintf("action node %q: %s", x.NodeID, a.Label())
 	header := make(http.Header, len(a.Headers))
 	for k, v := range a.Headers {
 		header.Set(k, v)
 	}
-	secrets := node.CallSecrets(header, a.URL)
+	secrets := callout.CallSecrets(header, a.URL)
 	req, err := e.request(a, header, x.Vars)
 	if err != nil {
-		return node.Outcome{}, node.RedactError(err, label, secrets)
+		return node.Outcome{}, callout.RedactError(err, label, secrets)
 	}
-	ans, err := x.CallHTTP(ctx, node.HTTPCall{
-		Label: label, Request: req, Policy: e.policy, Secrets: append(secrets, node.CallSecrets(nil, req.URL)...),
-		Timeout: node.CallTimeout(e.cfg.TimeoutMs, a.TimeoutMs), Raw: e.cfg.FetchAsBase64Var != "",
+	ans, err := callout.CallHTTP(ctx, x, callout.HTTPCall{
+		Label: label, Request: req, Policy: e.policy, Secrets: append(secrets, callout.CallSecrets(nil, req.URL)...),
+		Timeout: callout.CallTimeout(e.cfg.TimeoutMs, a.TimeoutMs), Raw: e.cfg.FetchAsBase64Var != "",
 	})
 	if err != nil {
 		return node.Outcome{}, err
@@ -135,32 +137,32 @@ func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, err
 
 // request renders the action's URL and the node's body. Seed: the node
 // fails when "argsTemplate is malformed".
-func (e *executor) request(a node.CustomAction, header http.Header, vars map[string]any) (node.HTTPRequest, error) {
+func (e *executor) request(a callout.CustomAction, header http.Header, vars map[string]any) (callout.HTTPRequest, error) {
 	u, err := e.urlTemplate(a.URL)
 	if err != nil {
-		return node.HTTPRequest{}, &failure.Error{Code: failure.Unknown, Message: "the action's url", Err: err}
+		return callout.HTTPRequest{}, &failure.Error{Code: failure.Unknown, Message: "the action's url", Err: err}
 	}
 	rawURL, err := u.Render(vars)
 	if err != nil {
-		return node.HTTPRequest{}, err
+		return callout.HTTPRequest{}, err
 	}
-	req := node.HTTPRequest{Method: strings.ToUpper(a.Method), URL: rawURL, Header: header}
+	req := callout.HTTPRequest{Method: strings.ToUpper(a.Method), URL: rawURL, Header: header}
 	if req.Method == "" {
 		req.Method = http.MethodPost
 	}
 	if e.body != nil {
 		if req.Body, err = e.body.RenderBytes(vars); err != nil {
-			return node.HTTPRequest{}, &failure.Error{Code: failure.InvalidData, Message: "rendering bodyTemplate", Err: err}
+			return callout.HTTPRequest{}, &failure.Error{Code: failure.InvalidData, Message: "rendering bodyTemplate", Err: err}
 		}
 	}
 	return req, nil
 }
 
-func (e *executor) urlTemplate(src string) (*node.URLTemplate, error) {
+func (e *executor) urlTemplate(src string) (*callout.URLTemplate, error) {
 	if t, ok := e.urls.Load(src); ok {
-		return t.(*node.URLTemplate), nil
+		return t.(*callout.URLTemplate), nil
 	}
-	t, err := node.ParseURLTemplate(src)
+	t, err := callout.ParseURLTemplate(src)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
@@ -50,9 +51,9 @@ func TestActionMissingCapabilities(t *testing.T) {
 		want string
 	}{
 		{"no services", nil, `action node "submit": no custom actions are registered here; pass --workspace FILE to wetel run`},
-		{"no actions", &node.Services{HTTP: loopback(t)}, `action node "submit": no custom actions are registered here`},
-		{"unknown id", &node.Services{HTTP: loopback(t), Actions: node.ActionList{}}, `action node "submit": custom action 41 is not registered in this workspace`},
-		{"no HTTP client", &node.Services{Actions: node.ActionList{41: {ID: 41, URL: "https://claims.example.com/v1"}}}, `action node "submit": outbound HTTP calls are not available here`},
+		{"no actions", node.NewServices(callout.HTTPKey.With(loopback(t))), `action node "submit": no custom actions are registered here`},
+		{"unknown id", node.NewServices(callout.HTTPKey.With(loopback(t)), callout.ActionsKey.With(callout.ActionList{})), `action node "submit": custom action 41 is not registered in this workspace`},
+		{"no HTTP client", node.NewServices(callout.ActionsKey.With(callout.ActionList{41: {ID: 41, URL: "https://claims.example.com/v1"}})), `action node "submit": outbound HTTP calls are not available here`},
 	}
 	for _, tc := range cases {
 		_, err := execute(t, `{"customActionId":41}`, tc.svc, nil)
@@ -69,7 +70,7 @@ func TestActionBodyThatDoesNotRender(t *testing.T) {
 	hits := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits <- struct{}{} }))
 	defer srv.Close()
-	svc := &node.Services{HTTP: loopback(t), Actions: node.ActionList{1: {ID: 1, URL: srv.URL}}}
+	svc := node.NewServices(callout.HTTPKey.With(loopback(t)), callout.ActionsKey.With(callout.ActionList{1: {ID: 1, URL: srv.URL}}))
 	huge := strings.Repeat("x", 1<<20)
 	_, err := execute(t, `{"customActionId":1,"argsTemplate":"{\"a\":\"{{big}} and {{big}}\"}"}`, svc, map[string]any{"big": huge})
 	if failure.Classify(err) != failure.InvalidData || !strings.Contains(err.Error(), "rendering bodyTemplate") {
@@ -90,7 +91,7 @@ func TestActionTimeoutPrecedence(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	svc := &node.Services{HTTP: loopback(t), Actions: node.ActionList{1: {ID: 1, Method: "POST", URL: srv.URL, TimeoutMs: 150}}}
+	svc := node.NewServices(callout.HTTPKey.With(loopback(t)), callout.ActionsKey.With(callout.ActionList{1: {ID: 1, Method: "POST", URL: srv.URL, TimeoutMs: 150}}))
 	began := time.Now()
 	_, err := execute(t, `{"customActionId":1}`, svc, nil)
 	var ce *node.CallError

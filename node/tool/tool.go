@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
@@ -33,8 +34,8 @@ func init() {
 			{Name: "connectorId", Kind: node.KindInteger, Required: true, Min: node.Float(1), Description: "The MCP connector's id."},
 			{Name: "toolName", Kind: node.KindString, Required: true, MinLength: 1, MaxLength: 256, Description: "The tool to call."},
 			{Name: "argsTemplate", Kind: node.KindString, Format: node.FormatJSONTemplate, MaxLength: tmpl.MaxSourceBytes, Description: "The arguments, a JSON object whose strings are templates."},
-			node.OutputVarField,
-			node.TimeoutField,
+			callout.OutputVarField,
+			callout.TimeoutField,
 		},
 		Examples: node.Examples(`{"toolName": "get_order_status", "connectorId": 12, "outputVar": "order_result", "argsTemplate": "{\"orderQuery\": \"{{userMessage}}\"}"}`),
 		Check:    check,
@@ -88,18 +89,19 @@ func build(b node.BuildInput) (node.Executor, error) {
 }
 
 func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, error) {
-	if x.Services == nil || x.Services.Tools == nil {
+	tools, ok := callout.ToolsKey.Get(x.Services)
+	if !ok {
 		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no MCP connectors are registered here; pass --workspace FILE to wetel run")
 	}
 	label := fmt.Sprintf("tool node %q", x.NodeID)
 	args, err := e.render(x.Vars)
 	if err != nil {
-		return node.Outcome{}, node.RedactError(err, label, nil)
+		return node.Outcome{}, callout.RedactError(err, label, nil)
 	}
 	var value any
-	err = x.Retry(ctx, e.policy, retry.Call{}, node.CallTimeout(e.cfg.TimeoutMs, 0), label, nil,
+	err = callout.Retry(ctx, x, e.policy, retry.Call{}, callout.CallTimeout(e.cfg.TimeoutMs, 0), label, nil,
 		func(actx context.Context, _ int) error {
-			res, err := x.Services.Tools.CallTool(actx, e.cfg.ConnectorID, e.cfg.ToolName, args)
+			res, err := tools.CallTool(actx, e.cfg.ConnectorID, e.cfg.ToolName, args)
 			if err == nil {
 				value = res.Value
 			}

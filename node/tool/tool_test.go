@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/internal/calltest"
 	"github.com/wetel/wetel/internal/testpeer"
@@ -83,7 +84,7 @@ func TestToolAgainstReferenceServer(t *testing.T) {
 			if _, err := pool.Register(ctx, c); err != nil {
 				t.Fatalf("Register: %v", err)
 			}
-			svc := &node.Services{Tools: node.PoolTools{Pool: pool}}
+			svc := node.NewServices(callout.ToolsKey.With(callout.PoolTools{Pool: pool}))
 			cases := []struct {
 				name, tool, args, status, class, outcome string
 				check                                    func(out any) bool
@@ -123,14 +124,15 @@ func TestToolAgainstReferenceServer(t *testing.T) {
 func TestToolConnectorDown(t *testing.T) {
 	t.Parallel()
 	ce := calltest.NewEnv(t, nil)
-	pool := mcpclient.NewPool(mcpclient.Options{HTTPClient: ce.Services.HTTP.HTTP()})
+	client, _ := callout.HTTPKey.Get(ce.Services)
+	pool := mcpclient.NewPool(mcpclient.Options{HTTPClient: client.HTTP()})
 	t.Cleanup(func() { _ = pool.Close() })
 	// Registering a connector whose server is down records it anyway.
 	_, err := pool.Register(context.Background(), mcpclient.Connector{ID: 3, Name: "orders", Transport: mcpclient.TransportHTTP, URL: testpeer.ClosedPort(t) + "/mcp"})
 	if err == nil {
 		t.Fatal("Register reached a closed port")
 	}
-	ce.Services.Tools = node.PoolTools{Pool: pool}
+	callout.ToolsKey.Provide(ce.Services, callout.PoolTools{Pool: pool})
 	call := nd("call", "tool", `{"connectorId":3,"toolName":"lookup","argsTemplate":"{\"q\":\"{{userMessage}}\"}","outputVar":"out"}`)
 	res := runGraph(t, callGraph(call), engine.Input{Services: ce.Services})
 	row := callRow(t, res)

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/retry"
 	"github.com/wetel/wetel/tmpl"
 )
@@ -35,11 +37,11 @@ func init() {
 		Fields: []node.Field{
 			{Name: "url", Kind: node.KindString, Format: node.FormatTemplate, Required: true, MaxLength: 8192, Description: "The URL, as a template."},
 			{Name: "method", Kind: node.KindString, Enum: []string{"GET", "POST", "PUT", "PATCH", "DELETE"}, Default: "POST", Description: "The HTTP method."},
-			node.HeadersField,
+			callout.HeadersField,
 			{Name: "bodyTemplate", Kind: node.KindString, Format: node.FormatJSONTemplate, MaxLength: tmpl.MaxSourceBytes, Description: "The JSON body, its strings templated."},
-			node.TimeoutField,
+			callout.TimeoutField,
 			{Name: "async", Kind: node.KindBoolean, Default: false, Description: "Send without waiting for the answer."},
-			node.OutputVarField,
+			callout.OutputVarField,
 		},
 		Examples: node.Examples(`{"url": "https://hooks.example.com/orders", "method": "POST", "bodyTemplate": "{\"text\": \"{{userMessage}}\"}", "outputVar": "hookResult"}`),
 		Check:    check,
@@ -50,7 +52,7 @@ func init() {
 // check refuses a url that no run could render safely.
 func check(cfg map[string]any) []node.FieldError {
 	if s, ok := cfg["url"].(string); ok {
-		if _, err := node.ParseURLTemplate(s); err != nil {
+		if _, err := callout.ParseURLTemplate(s); err != nil {
 			return []node.FieldError{{Path: "url", Rule: err.Error()}}
 		}
 	}
@@ -70,7 +72,7 @@ type config struct {
 
 type executor struct {
 	cfg    config
-	url    *node.URLTemplate
+	url    *callout.URLTemplate
 	body   *tmpl.JSONTemplate
 	header http.Header
 	policy retry.Policy
@@ -82,7 +84,7 @@ func build(b node.BuildInput) (node.Executor, error) {
 		return nil, err
 	}
 	var err error
-	if e.url, err = node.ParseURLTemplate(e.cfg.URL); err != nil {
+	if e.url, err = callout.ParseURLTemplate(e.cfg.URL); err != nil {
 		return nil, fmt.Errorf("url: %w", err)
 	}
 	if e.cfg.BodyTemplate != "" {
@@ -105,20 +107,21 @@ func build(b node.BuildInput) (node.Executor, error) {
 
 func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, error) {
 	label := fmt.Sprintf("webhook node %q", x.NodeID)
-	if x.Services == nil || x.Services.HTTP == nil {
+	client, _ := callout.HTTPKey.Get(x.Services)
+	if client == nil {
 		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "outbound HTTP calls are not available here; run it with wetel run, or in mock mode with a mockResponse")
 	}
 	req, err := e.request(x.Vars)
-	secrets := node.CallSecrets(e.header, e.cfg.URL)
+	secrets := callout.CallSecrets(e.header, e.cfg.URL)
 	if err != nil {
-		return node.Outcome{}, node.RedactError(err, label, secrets)
+		return node.Outcome{}, callout.RedactError(err, label, secrets)
 	}
-	secrets = append(secrets, node.CallSecrets(nil, req.URL)...)
+	secrets = append(secrets, callout.CallSecrets(nil, req.URL)...)
 	if e.cfg.Async {
-		return node.Outcome{}, e.enqueue(ctx, x, req, label, secrets)
+		return node.Outcome{}, e.enqueue(ctx, x, client, req, label, secrets)
 	}
-	ans, err := x.CallHTTP(ctx, node.HTTPCall{Label: label, Request: req, Policy: e.policy,
-		Timeout: node.CallTimeout(e.cfg.TimeoutMs, 0), Secrets: secrets})
+	ans, err := callout.CallHTTP(ctx, x, callout.HTTPCall{Label: label, Request: req, Policy: e.policy,
+		Timeout: callout.CallTimeout(e.cfg.TimeoutMs, 0), Secrets: secrets})
 	if err != nil {
 		return node.Outcome{}, err
 	}
@@ -128,15 +131,15 @@ func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, err
 	return node.Outcome{}, nil
 }
 
-func (e *executor) request(vars map[string]any) (node.HTTPRequest, error) {
+func (e *executor) request(vars map[string]any) (callout.HTTPRequest, error) {
 	rawURL, err := e.url.Render(vars)
 	if err != nil {
-		return node.HTTPRequest{}, err
+		return callout.HTTPRequest{}, err
 	}
-	req := node.HTTPRequest{Method: e.cfg.Method, URL: rawURL, Header: e.header}
+	req := callout.HTTPRequest{Method: e.cfg.Method, URL: rawURL, Header: e.header}
 	if e.body != nil {
 		if req.Body, err = e.body.RenderBytes(vars); err != nil {
-			return node.HTTPRequest{}, &failure.Error{Code: failure.InvalidData, Message: "rendering bodyTemplate", Err: err}
+			return callout.HTTPRequest{}, &failure.Error{Code: failure.InvalidData, Message: "rendering bodyTemplate", Err: err}
 		}
 	}
 	return req, nil
@@ -145,12 +148,13 @@ func (e *executor) request(vars map[string]any) (node.HTTPRequest, error) {
 // enqueue checks the URL and hands the request to the outbox. Seed: "With
 // async: true, only a failure before the request is sent" fails the node,
 // so a URL the guard refuses is refused here, before queueing.
-func (e *executor) enqueue(ctx context.Context, x *node.Exec, req node.HTTPRequest, label string, secrets []string) error {
-	if x.Services.Outbox == nil {
+func (e *executor) enqueue(ctx context.Context, x *node.Exec, client *outbound.Client, req callout.HTTPRequest, label string, secrets []string) error {
+	outbox, ok := callout.OutboxKey.Get(x.Services)
+	if !ok {
 		return node.Unavailable(x.NodeType, x.NodeID, "async webhooks need an outbox, and none is configured here")
 	}
-	if err := x.Services.HTTP.CheckContext(ctx, req.URL); err != nil {
-		return node.RedactError(err, label, secrets)
+	if err := client.CheckContext(ctx, req.URL); err != nil {
+		return callout.RedactError(err, label, secrets)
 	}
 	headers := make(map[string]string, len(req.Header))
 	for k, vs := range req.Header {
@@ -158,15 +162,15 @@ func (e *executor) enqueue(ctx context.Context, x *node.Exec, req node.HTTPReque
 			headers[k] = vs[0]
 		}
 	}
-	r := node.OutboundRequest{RunID: x.RunID, NodeID: x.NodeID, Method: req.Method, URL: req.URL, Headers: headers, Body: req.Body,
-		Timeout: node.CallTimeout(e.cfg.TimeoutMs, 0)}
+	r := callout.OutboundRequest{RunID: x.RunID, NodeID: x.NodeID, Method: req.Method, URL: req.URL, Headers: headers, Body: req.Body,
+		Timeout: callout.CallTimeout(e.cfg.TimeoutMs, 0)}
 	if r.Body != nil {
 		if _, set := headers["Content-Type"]; !set {
 			headers["Content-Type"] = "application/json"
 		}
 	}
-	if err := x.Services.Outbox.Enqueue(ctx, r); err != nil {
-		return node.RedactError(&failure.Error{Code: failure.Unknown, Message: "queueing the request", Err: err}, label, secrets)
+	if err := outbox.Enqueue(ctx, r); err != nil {
+		return callout.RedactError(&failure.Error{Code: failure.Unknown, Message: "queueing the request", Err: err}, label, secrets)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
@@ -99,10 +100,10 @@ func TestAsyncWebhookDelivered(t *testing.T) {
 	}))
 	defer srv.Close()
 	logs := &syncBuffer{}
-	outbox := node.NewMemoryOutbox(guarded(t), slog.New(slog.NewTextHandler(logs, nil)))
-	delivered := make(chan node.Delivery, 1)
-	outbox.Delivered = func(d node.Delivery) { delivered <- d }
-	svc := &node.Services{HTTP: guarded(t), Outbox: outbox}
+	outbox := callout.NewMemoryOutbox(guarded(t), slog.New(slog.NewTextHandler(logs, nil)))
+	delivered := make(chan callout.Delivery, 1)
+	outbox.Delivered = func(d callout.Delivery) { delivered <- d }
+	svc := node.NewServices(callout.HTTPKey.With(guarded(t)), callout.OutboxKey.With(outbox))
 	cfg := fmt.Sprintf(`{"url":"%s/hooks/{{orderId}}","headers":{"X-Hook-Token":"hook-secret-5521"},"bodyTemplate":"{\"text\":\"{{userMessage}}\"}","async":true,"timeoutMs":5000}`, srv.URL)
 	res := run(t, hookGraph(cfg), svc, map[string]any{"userMessage": "hi", "orderId": "A 1"})
 	if trace(res) != "s:COMPLETED hook:COMPLETED ok:COMPLETED" {
@@ -126,7 +127,7 @@ func TestAsyncWebhookDelivered(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, "async webhook failed") || strings.Contains(l, "hook-secret-5521") {
 		t.Errorf("log: %s", l)
 	}
-	if err := outbox.Enqueue(context.Background(), node.OutboundRequest{}); err == nil {
+	if err := outbox.Enqueue(context.Background(), callout.OutboundRequest{}); err == nil {
 		t.Error("a closed outbox took a request")
 	}
 }
@@ -135,10 +136,10 @@ func TestAsyncWebhookDelivered(t *testing.T) {
 // fails the node: a refused URL fails it, and nothing is queued.
 func TestAsyncWebhookRefusedURLFails(t *testing.T) {
 	t.Parallel()
-	outbox := node.NewMemoryOutbox(guarded(t), nil)
+	outbox := callout.NewMemoryOutbox(guarded(t), nil)
 	var queued atomic.Int32
-	outbox.Delivered = func(node.Delivery) { queued.Add(1) }
-	svc := &node.Services{HTTP: guarded(t), Outbox: outbox}
+	outbox.Delivered = func(callout.Delivery) { queued.Add(1) }
+	svc := node.NewServices(callout.HTTPKey.With(guarded(t)), callout.OutboxKey.With(outbox))
 	for _, url := range []string{"http://10.1.2.3/hooks", "http://169.254.169.254/latest/meta-data/", "http://127.0.0.2:9/x"} {
 		res := run(t, hookGraph(fmt.Sprintf(`{"url":%q,"async":true}`, url)), svc, nil)
 		row := res.NodeTrace[1]
@@ -167,7 +168,7 @@ func TestWebhookSync(t *testing.T) {
 		fmt.Fprintf(w, `{"state":"shipped","q":%q}`, r.URL.Query().Get("q"))
 	}))
 	defer srv.Close()
-	svc := &node.Services{HTTP: guarded(t)}
+	svc := node.NewServices(callout.HTTPKey.With(guarded(t)))
 	res := run(t, hookGraph(fmt.Sprintf(`{"url":"%s/status?q={{userMessage}}","method":"GET","outputVar":"st"}`, srv.URL)), svc, map[string]any{"userMessage": "a&b=c"})
 	st, _ := res.Vars["st"].(map[string]any)
 	data, _ := st["data"].(map[string]any)
@@ -189,7 +190,7 @@ func TestWebhookWithoutServices(t *testing.T) {
 	if res.Vars["_lastNodeErrorCode"] != "UNKNOWN" || !strings.Contains(msg, `webhook node "hook": outbound HTTP calls are not available here`) {
 		t.Errorf("code %v, message %q", res.Vars["_lastNodeErrorCode"], msg)
 	}
-	res = run(t, hookGraph(`{"url":"https://hooks.example.com/x","async":true}`), &node.Services{HTTP: guarded(t)}, nil)
+	res = run(t, hookGraph(`{"url":"https://hooks.example.com/x","async":true}`), node.NewServices(callout.HTTPKey.With(guarded(t))), nil)
 	if msg, _ := res.Vars["_lastNodeError"].(string); !strings.Contains(msg, "async webhooks need an outbox") {
 		t.Errorf("message %q", msg)
 	}

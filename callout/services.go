@@ -1,4 +1,4 @@
-package node
+package callout
 
 import (
 	"context"
@@ -7,34 +7,42 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/clock"
-	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/retry"
 )
 
-// Services are the outside systems the nodes of one run may call: the
-// guarded HTTP client, the workspace's custom actions and MCP connectors,
-// the queue of async webhooks, and the time and randomness their retries
-// use. The engine hands the same *Services to every dispatch of a run
-// (Exec.Services). A nil *Services, or a nil field, means the capability is
-// not available where the run takes place: a node that needs it fails with
-// an UNKNOWN error saying what is missing, never a panic.
-type Services struct {
-	// HTTP makes every outbound HTTP call (webhook and action nodes), with
-	// the SSRF guard and the operator's allowlist.
-	HTTP *outbound.Client
-	// Actions looks up the custom actions action nodes call by id.
-	Actions ActionSource
-	// Tools calls the tools of the MCP connectors tool nodes name by id.
-	Tools ToolCaller
-	// Outbox takes the requests of webhooks with async: true.
-	Outbox Outbox
-	// Clock, Wait and Rand drive retry waits and backoff jitter; nil means
-	// the run's clock (Exec.Clock), real sleeping and math/rand.
-	Clock clock.Clock
-	Wait  retry.Waiter
-	Rand  func() float64
+// The capabilities of a run's node.Services this package declares. Each
+// is optional: a node that needs one that is missing fails with
+// node.Unavailable, saying what to do.
+var (
+	// HTTPKey is the client that makes every outbound HTTP call (webhook
+	// and action nodes), with the SSRF guard and the operator's allowlist.
+	HTTPKey = node.NewKey[*outbound.Client]("outbound HTTP client")
+	// ActionsKey looks up the custom actions action nodes call by id.
+	ActionsKey = node.NewKey[ActionSource]("custom actions")
+	// ToolsKey calls the tools of the MCP connectors tool nodes name by id.
+	ToolsKey = node.NewKey[ToolCaller]("MCP connectors")
+	// OutboxKey takes the requests of webhooks with async: true.
+	OutboxKey = node.NewKey[Outbox]("async webhook outbox")
+	// ClockKey, WaitKey and RandKey drive retry waits and backoff jitter;
+	// when missing, the run's clock (Exec.Clock), real sleeping and
+	// math/rand.
+	ClockKey = node.NewKey[clock.Clock]("retry clock")
+	WaitKey  = node.NewKey[retry.Waiter]("retry waiter")
+	RandKey  = node.NewKey[func() float64]("retry jitter source")
+)
+
+// httpClient is the run's guarded HTTP client, or nil.
+func httpClient(x *node.Exec) *outbound.Client {
+	c, _ := HTTPKey.Get(x.Services)
+	return c
+}
+
+// errNoHTTP is the error of an HTTP-calling node that has no client.
+func errNoHTTP(x *node.Exec) error {
+	return node.Unavailable(x.NodeType, x.NodeID, "outbound HTTP calls are not available here; run it with wetel run, or in mock mode with a mockResponse")
 }
 
 // CustomAction is a registered REST endpoint, as an action node calls it:
@@ -107,30 +115,23 @@ type Outbox interface {
 	Enqueue(ctx context.Context, r OutboundRequest) error
 }
 
-// Unavailable is the error of a node whose capability is missing from the
-// run's Services: what, in a phrase, says what is missing and what to do.
-func Unavailable(nodeType, nodeID, what string) error {
-	return &failure.Error{Code: failure.Unknown, Message: fmt.Sprintf("%s node %q: %s", nodeType, nodeID, what)}
-}
-
-// RetryEnv is the retry environment of one call of this dispatch: the
+// RetryEnv is the retry environment of one call of x's dispatch: the
 // run's interrupt and deadline, the node's timeout for each attempt, and
 // the Services' clock, waiter and jitter source.
-func (x *Exec) RetryEnv(timeout time.Duration) retry.Env {
+func RetryEnv(x *node.Exec, timeout time.Duration) retry.Env {
 	env := retry.Env{Clock: x.Clock, Interrupt: x.Interrupt, RunDeadline: x.Deadline, Timeout: timeout}
-	if s := x.Services; s != nil {
-		if s.Clock != nil {
-			env.Clock = s.Clock
-		}
-		env.Wait, env.Rand = s.Wait, s.Rand
+	if c, ok := ClockKey.Get(x.Services); ok {
+		env.Clock = c
 	}
+	env.Wait, _ = WaitKey.Get(x.Services)
+	env.Rand, _ = RandKey.Get(x.Services)
 	return env
 }
 
-// now reads the clock the call's retries use.
-func (x *Exec) now() time.Time {
-	if x.Services != nil && x.Services.Clock != nil {
-		return x.Services.Clock.Now()
+// now reads the clock x's retries use.
+func now(x *node.Exec) time.Time {
+	if c, ok := ClockKey.Get(x.Services); ok {
+		return c.Now()
 	}
 	if x.Clock != nil {
 		return x.Clock.Now()

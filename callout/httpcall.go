@@ -1,4 +1,4 @@
-package node
+package callout
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/retry"
 )
@@ -62,16 +63,19 @@ type HTTPCall struct {
 	Raw bool
 }
 
-// CallHTTP makes the call through Services.HTTP under its retry policy
-// (see Exec.Retry). A failure is a *CallError whose message is redacted.
-func (x *Exec) CallHTTP(ctx context.Context, c HTTPCall) (HTTPAnswer, error) {
-	if x.Services == nil || x.Services.HTTP == nil {
-		return HTTPAnswer{}, Unavailable(x.NodeType, x.NodeID, "outbound HTTP calls are not available here; run it with wetel run, or in mock mode with a mockResponse")
+// CallHTTP makes the call of x's node through the run's HTTPKey client
+// under its retry policy (see Retry). A failure is a *node.CallError whose
+// message is redacted.
+func CallHTTP(ctx context.Context, x *node.Exec, c HTTPCall) (HTTPAnswer, error) {
+	client := httpClient(x)
+	if client == nil {
+		return HTTPAnswer{}, errNoHTTP(x)
 	}
 	var ans HTTPAnswer
 	call := retry.Call{Method: c.Request.Method, Header: c.Request.Header}
-	err := x.Retry(ctx, c.Policy, call, c.Timeout, c.Label, c.Secrets, func(actx context.Context, _ int) error {
-		a, err := SendHTTP(actx, x.Services.HTTP, c.Request, c.Raw, x.now)
+	clock := func() time.Time { return now(x) }
+	err := Retry(ctx, x, c.Policy, call, c.Timeout, c.Label, c.Secrets, func(actx context.Context, _ int) error {
+		a, err := SendHTTP(actx, client, c.Request, c.Raw, clock)
 		if err == nil {
 			ans = a
 		}

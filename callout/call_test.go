@@ -1,13 +1,16 @@
-package node
+package callout
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
 )
 
@@ -65,5 +68,39 @@ func TestDecodeBody(t *testing.T) {
 		if (err != nil) != tc.err || fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("decodeBody(%q, %q) = %#v, %v", tc.ct, tc.body, got, err)
 		}
+	}
+}
+
+// The retry environment takes the run's interrupt and deadline, and the
+// clock, waiter and jitter source of the run's Services when they are
+// provided, the run's clock when they are not.
+func TestRetryEnv(t *testing.T) {
+	t.Parallel()
+	runClock := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	stop := make(chan struct{})
+	x := &node.Exec{Clock: runClock, Interrupt: stop, Deadline: runClock.Now().Add(time.Minute)}
+
+	env := RetryEnv(x, 2*time.Second)
+	if env.Clock != runClock || env.Wait != nil || env.Rand != nil || env.Interrupt != stop ||
+		!env.RunDeadline.Equal(x.Deadline) || env.Timeout != 2*time.Second {
+		t.Errorf("without Services: %+v", env)
+	}
+	if !now(x).Equal(runClock.Now()) {
+		t.Errorf("now = %v, want the run's clock", now(x))
+	}
+
+	retryClock := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	waited := false
+	x.Services = node.NewServices(ClockKey.With(retryClock), RandKey.With(func() float64 { return 0.25 }),
+		WaitKey.With(func(context.Context, time.Duration) error { waited = true; return nil }))
+	env = RetryEnv(x, 0)
+	if env.Clock != retryClock || env.Rand == nil || env.Rand() != 0.25 || env.Wait == nil {
+		t.Fatalf("with Services: %+v", env)
+	}
+	if err := env.Wait(context.Background(), time.Second); err != nil || !waited {
+		t.Error("the provided waiter was not used")
+	}
+	if !now(x).Equal(retryClock.Now()) {
+		t.Errorf("now = %v, want the retry clock", now(x))
 	}
 }

@@ -1,4 +1,4 @@
-package node
+package callout
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
 )
 
@@ -29,37 +30,18 @@ func CallTimeout(nodeMs, ownMs int) time.Duration {
 	return min(d, MaxCallTimeout)
 }
 
-// CallReport is what the retries of a call did, for its trace row: one
-// entry per failed attempt (no error text, no body) and the retry outcome.
-type CallReport struct {
-	Attempts []retry.Attempt
-	// Outcome is one of the retry.Outcome constants.
-	Outcome string
-}
-
-// CallError is the error of a call that failed for good: the last
-// attempt's error (already redacted by the executor) and what its retries
-// did. The engine finds it with errors.As and puts the report on the trace
-// row; the message goes only to _lastNodeError and the run's error.
-type CallError struct {
-	Err error
-	CallReport
-}
-
-func (e *CallError) Error() string { return e.Err.Error() }
-func (e *CallError) Unwrap() error { return e.Err }
-
-// Retry makes a call under the node's retry policy (seed: "Retrying a
-// failed call: retry"): attempt runs with n from 1 under the RetryEnv of
-// the dispatch. A call that succeeded after retrying is noted (NoteCall)
-// for the trace row; on failure the error is a *CallError whose Err is the
-// last attempt's error passed through RedactError with label and secrets.
-func (x *Exec) Retry(ctx context.Context, p retry.Policy, call retry.Call, timeout time.Duration,
+// Retry makes a call of x's node under its retry policy (seed: "Retrying
+// a failed call: retry"): attempt runs with n from 1 under the RetryEnv of
+// the dispatch. A call that succeeded after retrying is noted
+// (Exec.NoteCall) for the trace row; on failure the error is a
+// *node.CallError whose Err is the last attempt's error passed through
+// RedactError with label and secrets.
+func Retry(ctx context.Context, x *node.Exec, p retry.Policy, call retry.Call, timeout time.Duration,
 	label string, secrets []string, attempt func(ctx context.Context, n int) error) error {
-	res := retry.Do(ctx, p, call, x.RetryEnv(timeout), attempt)
-	rep := CallReport{Attempts: res.Attempts, Outcome: res.Outcome}
+	res := retry.Do(ctx, p, call, RetryEnv(x, timeout), attempt)
+	rep := node.CallReport{Attempts: res.Attempts, Outcome: res.Outcome}
 	if res.Err != nil {
-		return &CallError{Err: RedactError(res.Err, label, secrets), CallReport: rep}
+		return &node.CallError{Err: RedactError(res.Err, label, secrets), CallReport: rep}
 	}
 	if res.Outcome != "" {
 		x.NoteCall(&rep)

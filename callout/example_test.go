@@ -1,4 +1,4 @@
-package node_test
+package callout_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
@@ -14,9 +15,9 @@ import (
 )
 
 // A run's Services give its action nodes the custom actions to call and the
-// guarded HTTP client to call them with; the partner here listens on
-// loopback, which the operator's allowlist opens.
-func ExampleServices() {
+// guarded HTTP client to call them with, each under its key; the partner
+// here listens on loopback, which the operator's allowlist opens.
+func Example() {
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"reference":"CLM-%s"}`, r.URL.Query().Get("order"))
@@ -25,11 +26,11 @@ func ExampleServices() {
 
 	allow, _ := outbound.ParseAllowlist("127.0.0.1")
 	client, _ := outbound.New(outbound.Config{Allow: allow})
-	svc := &node.Services{
-		HTTP: client,
-		Actions: node.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST",
-			URL: partner.URL + "/v1/claims?order={{orderId}}", Headers: map[string]string{"Authorization": "Bearer tok-123"}}},
-	}
+	svc := node.NewServices(
+		callout.HTTPKey.With(client),
+		callout.ActionsKey.With(callout.ActionList{41: {ID: 41, Name: "submit-claim", Method: "POST",
+			URL: partner.URL + "/v1/claims?order={{orderId}}", Headers: map[string]string{"Authorization": "Bearer tok-123"}}}),
+	)
 	g, _ := graph.Decode([]byte(`{"nodes":[
 		{"id":"s","type":"start","config":{}},
 		{"id":"submit","type":"action","config":{"customActionId":41,"outputVar":"submitResult","bodyTemplate":"{\"text\":\"{{userMessage}}\"}"}},
