@@ -34,7 +34,7 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 		}
 	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
-	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted})
+	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusCompleted, Vars: r.x.Vars})
 	if out.Pause != nil {
 		// Seed 000: the question ends the turn; nothing else runs in this run.
 		r.res.Status = RunAwaitingInput
@@ -104,7 +104,7 @@ func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
 		r.x.Vars[VarLastNodeError] = msg
 		r.x.Vars[VarLastNodeErrorCode] = string(code)
 		r.x.Vars[VarLastNodeErrorPublic] = code.PublicSentence()
-		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusFailedHandled})
+		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: StatusFailedHandled, Vars: r.x.Vars})
 		r.queue = append(r.queue, pn.failureTo...)
 		return true
 	}

@@ -123,7 +123,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 		r.res.Status = RunCompleted
 	}
 	r.res.FinishedAt = e.clock.Now()
-	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status})
+	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status, Vars: r.res.Vars})
 	return r.res
 }
 

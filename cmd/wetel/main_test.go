@@ -33,6 +33,7 @@ type runDoc struct {
 			Error            string           `json:"error"`
 			ErrorCode        string           `json:"errorCode"`
 			NodeTrace        []map[string]any `json:"nodeTrace"`
+			Vars             map[string]any   `json:"vars"`
 		} `json:"runs"`
 		Messages []struct {
 			Text         string `json:"text"`
@@ -44,7 +45,7 @@ type runDoc struct {
 
 func decodeRun(t *testing.T, r cliResult) runDoc {
 	t.Helper()
-	if r.code != 0 {
+	if r.code != 0 && r.code != exitRunFailed {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var d runDoc
@@ -114,12 +115,16 @@ func TestRunBoundedRetryExample(t *testing.T) {
 	}
 }
 
-// A run that FAILED still exits 0 and says what happened; the user gets the
-// standard failure reply.
-func TestRunFailedRunExitsZero(t *testing.T) {
+// A run that FAILED exits 3 and still prints what happened; the user gets
+// the standard failure reply.
+func TestRunFailedRunExitsThree(t *testing.T) {
 	t.Parallel()
 	// Without --mock the llm node cannot run offline, and has no failure edge.
-	d := decodeRun(t, wetel(t, "run", "../../examples/order-status.json", "--message", "hi"))
+	r := wetel(t, "run", "../../examples/order-status.json", "--message", "hi")
+	if r.code != exitRunFailed || !strings.Contains(r.stderr, "1 run(s) FAILED") {
+		t.Fatalf("exit %d, want %d: %s", r.code, exitRunFailed, r.stderr)
+	}
+	d := decodeRun(t, r)
 	turn := d.Turns[0]
 	if turn.Runs[0].Status != "FAILED" || len(turn.Messages) != 1 || turn.Messages[0].Text != "Sorry, I ran into a problem" || !turn.Messages[0].TurnComplete {
 		t.Fatalf("turn %+v", turn)

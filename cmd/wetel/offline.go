@@ -25,6 +25,7 @@ type offline struct {
 	svc     *turn.Service
 	ws      int64
 	session store.Session
+	capture *capture
 	cleanup func()
 }
 
@@ -77,7 +78,8 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc}
+	off.capture = newCapture(o.graph, node.Default)
+	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc, Observer: off.capture.observe}
 	// A process that stopped mid-turn leaves no run RUNNING.
 	if _, err := st.RecoverRuns(ctx, "the process stopped while this run was in flight"); err != nil {
 		off.Close()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,18 +11,21 @@ import (
 )
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", envOr("WETEL_ADDR", "127.0.0.1:8080"), "where to listen (WETEL_ADDR)")
 	data := fs.String("data", envOr("WETEL_DATA_DIR", "wetel-data"), "the folder of the embedded SQLite store (WETEL_DATA_DIR)")
-	database := fs.String("database", os.Getenv("WETEL_DATABASE_URL"), "a postgres:// URL to use PostgreSQL instead (WETEL_DATABASE_URL)")
+	// Read after parsing, so -h never prints a URL's password.
+	database := fs.String("database", "", "a postgres:// URL to use PostgreSQL instead (default: WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
 	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
-	if pos, err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if pos, code, ok := parseCommand(fs, args, stdout); !ok {
+		return code
 	} else if len(pos) > 0 {
 		fmt.Fprintf(stderr, "wetel serve: unexpected argument %q\n", pos[0])
 		return 2
+	}
+	if *database == "" {
+		*database = os.Getenv("WETEL_DATABASE_URL")
 	}
 	var h slog.Handler
 	switch *logFormat {
