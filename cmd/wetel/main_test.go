@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,27 @@ func TestUsageErrors(t *testing.T) {
 		if r := wetel(t, args...); r.code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, r.code)
 		}
+	}
+}
+
+// A first start that cannot listen creates nothing and prints no key: the
+// key printed once would belong to a workspace nobody can reach.
+func TestServeChecksTheAddressFirst(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	data := filepath.Join(t.TempDir(), "wetel-data")
+	r := wetel(t, "serve", "--addr", ln.Addr().String(), "--data", data)
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot listen on "+ln.Addr().String()) {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("printed %q", r.stdout)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("the data folder was created: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 
 	"github.com/wetel/wetel/server"
@@ -38,13 +39,22 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	log := slog.New(h)
+	// Listen first: a first start that cannot listen must not create a
+	// workspace and print its OWNER key, which the next start would not
+	// print again.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel serve: cannot listen on %s (--addr, WETEL_ADDR): %v\n", *addr, err)
+		return 1
+	}
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
 		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
 	if err != nil {
+		ln.Close()
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
 		return 1
 	}
-	if err := srv.ListenAndServe(ctx); err != nil {
+	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped", "err", err)
 		return 1
 	}
