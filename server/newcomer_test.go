@@ -200,3 +200,21 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A graph the decoder refuses is named once ("graph: ", where it said
+// "graph: graph: "), with the node and where in the document the server
+// holds.
+func TestGraphDecodeErrorsOverTheAPI(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	cases := []struct{ graph, want string }{
+		{`{nodes: [], edges: [], colour: "red"}`, `graph: unknown field "colour"`},
+		{`{nodes: [{id: 5, type: "start"}], edges: []}`, `graph: nodes[0]: field "id" must be a string, not a JSON number (line 1, column `},
+	}
+	for _, tc := range cases {
+		es := wantCode(t, ts.c, "VALIDATION", `mutation { createWorkflow(input: {name: "x", graph: `+tc.graph+`}) { id } }`, nil)
+		if msg := es.Error(); !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "graph: graph:") {
+			t.Errorf("%s: message %q, want %q", tc.graph, msg, tc.want)
+		}
+	}
+}
