@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/wetel/wetel/client"
 )
 
 // rawResponse is an HTTP answer of /graphql read as a client without our
@@ -216,5 +220,49 @@ func TestGraphDecodeErrorsOverTheAPI(t *testing.T) {
 		if msg := es.Error(); !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "graph: graph:") {
 			t.Errorf("%s: message %q, want %q", tc.graph, msg, tc.want)
 		}
+	}
+}
+
+// The run context the engine hands its observers (what `wetel run` prints
+// as vars and output) never reaches a client: not in the events, not in a
+// trace. Seed 000: "The stored context a paused run will resume with is
+// deliberately not exposed over the API, on any query."
+func TestRunContextStaysOnTheServer(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	const planted = "planted-context-value-4711"
+	var s struct{ StartSession struct{ ID int64 } }
+	do(t, ts.c, `mutation { startSession(input: {agentId: 1, clientExternalId: "`+planted+`"}) { id } }`, nil, &s)
+	var turn struct {
+		SendMessage struct {
+			Runs []struct {
+				Status    string
+				NodeTrace json.RawMessage
+			}
+		}
+	}
+	do(t, ts.c, `mutation($s: Int!) { sendMessage(sessionId: $s, text: "hello") { runs { status nodeTrace } } }`, map[string]any{"s": s.StartSession.ID}, &turn)
+	if len(turn.SendMessage.Runs) != 1 || turn.SendMessage.Runs[0].Status != "AWAITING_INPUT" {
+		t.Fatalf("turn %+v", turn.SendMessage)
+	}
+	for _, field := range []string{`"output"`, `"vars"`, planted} {
+		if strings.Contains(string(turn.SendMessage.Runs[0].NodeTrace), field) {
+			t.Errorf("the trace shows %s: %s", field, turn.SendMessage.Runs[0].NodeTrace)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var seen []string
+	_, _ = ts.c.Events(ctx, s.StartSession.ID, 0, func(ev client.Event) bool {
+		seen = append(seen, ev.Type)
+		for _, field := range []string{`"vars"`, "conversationHistory", planted} {
+			if strings.Contains(string(ev.Data), field) {
+				t.Errorf("event %s shows %s: %s", ev.Type, field, ev.Data)
+			}
+		}
+		return ev.Type != "TurnComplete"
+	})
+	if len(seen) == 0 || seen[len(seen)-1] != "TurnComplete" {
+		t.Fatalf("events %v", seen)
 	}
 }
