@@ -125,7 +125,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 2
 	}
-	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse, services: svcs})
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse, services: svcs, capture: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 1
