@@ -35,7 +35,7 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 		}
 	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
-	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted})
+	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted, Vars: r.x.Vars})
 	if p := out.Pause; p != nil {
 		// Seed 000: the question ends the turn; nothing else runs in this run.
 		if p.Kind == "" {
@@ -110,7 +110,7 @@ func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
 		r.x.Vars[VarLastNodeError] = msg
 		r.x.Vars[VarLastNodeErrorCode] = string(code)
 		r.x.Vars[VarLastNodeErrorPublic] = code.PublicSentence()
-		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceFailedHandled})
+		r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceFailedHandled, Vars: r.x.Vars})
 		r.queue = append(r.queue, pn.failureTo...)
 		return true
 	}

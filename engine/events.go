@@ -25,6 +25,12 @@ type Event struct {
 	Status    string // NodeCompleted: COMPLETED or FAILED_HANDLED; RunFinished: the run status
 	ErrorCode string // NodeFailed
 	Message   *node.Message
+	// Vars is the run's context as it stands, on NodeCompleted (after the
+	// node wrote its output) and RunFinished: for an observer the user owns
+	// all of, such as `wetel run`. It is the live map, valid only during
+	// Observe and never to be changed; never publish it (seed 000: a paused
+	// run's stored context is not exposed over the API).
+	Vars map[string]any
 }
 
 // Observer receives a run's events as they happen, on the run's goroutine;

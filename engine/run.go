@@ -125,7 +125,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 		r.res.Status = vocab.RunCompleted
 	}
 	r.res.FinishedAt = e.clock.Now()
-	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status})
+	r.emit(Event{Kind: EventRunFinished, Status: r.res.Status, Vars: r.res.Vars})
 	return r.res
 }
 

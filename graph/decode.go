@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/wetel/wetel/internal/jsonpos"
 )
 
 // Decode reads a graph document strictly: unknown fields anywhere in the
@@ -21,8 +23,10 @@ func Decode(data []byte) (*Graph, error) {
 		Nodes []json.RawMessage `json:"nodes"`
 		Edges []json.RawMessage `json:"edges"`
 	}
-	if err := strictUnmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("graph: %w", err)
+	// No "graph:" prefix: every caller names what it decoded, and the API
+	// already says "graph: ".
+	if err := strictUnmarshal(data, nil, data, &doc); err != nil {
+		return nil, err
 	}
 	// Counting before decoding each entry keeps a hostile document from
 	// costing more than the cap allows; the exact message is the save check's.
@@ -31,7 +35,7 @@ func Decode(data []byte) (*Graph, error) {
 	}
 	g := &Graph{Nodes: make([]Node, len(doc.Nodes)), Edges: make([]Edge, len(doc.Edges))}
 	for i, raw := range doc.Nodes {
-		if err := strictUnmarshal(raw, &g.Nodes[i]); err != nil {
+		if err := strictUnmarshal(data, elementAt("nodes", i), raw, &g.Nodes[i]); err != nil {
 			return nil, fmt.Errorf("nodes[%d]: %w", i, err)
 		}
 		n := &g.Nodes[i]
@@ -46,23 +50,45 @@ func Decode(data []byte) (*Graph, error) {
 		}
 	}
 	for i, raw := range doc.Edges {
-		if err := strictUnmarshal(raw, &g.Edges[i]); err != nil {
+		if err := strictUnmarshal(data, elementAt("edges", i), raw, &g.Edges[i]); err != nil {
 			return nil, fmt.Errorf("edges[%d]: %w", i, err)
 		}
 	}
 	return g, nil
 }
 
-func strictUnmarshal(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
+// elementAt names element i of the array under key of the document, the
+// part an error was found in.
+type element struct {
+	key string
+	i   int
+}
+
+func elementAt(key string, i int) *element { return &element{key, i} }
+
+// strictUnmarshal decodes part of the whole document (all of it when at is
+// nil) and says at which line and column of the document a JSON error is.
+// Where an element starts is looked for only once it has failed.
+func strictUnmarshal(whole []byte, at *element, part []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(part))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return explainJSON(err)
+	err := dec.Decode(v)
+	end := dec.InputOffset()
+	if err == nil {
+		if _, tail := dec.Token(); errors.Is(tail, io.EOF) {
+			return nil
+		}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("unexpected data after the JSON value")
+	var base int64
+	if at != nil {
+		base, _ = jsonpos.ElementOffset(whole, at.key, at.i)
 	}
-	return nil
+	if err != nil {
+		return jsonpos.Locate(whole, base, err, explainJSON(err))
+	}
+	end += int64(len(part[end:]) - len(bytes.TrimLeft(part[end:], " \t\r\n")))
+	line, col := jsonpos.Position(whole, base+end+1)
+	return &jsonpos.Error{Line: line, Column: col, Err: errors.New("unexpected data after the JSON value")}
 }
 
 // explainJSON turns encoding/json's messages into ones that name the field.

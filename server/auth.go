@@ -15,6 +15,11 @@ import (
 // once on the replica that made it and within keyTTL on the others.
 const keyTTL = 10 * time.Second
 
+// errNotBearer is an Authorization header that is not a bearer key: a
+// caller's mistake, answered with how to fix it. The header itself is never
+// repeated, since it may be the key without its "Bearer " prefix.
+var errNotBearer = errors.New(`the Authorization header must be "Bearer <key>": it has no "Bearer " prefix`)
+
 // authenticator resolves bearer keys to principals, caching lookups so a
 // request does not cost a database read.
 type authenticator struct {
@@ -38,7 +43,7 @@ func (a *authenticator) authenticate(r *http.Request) (gql.Caller, error) {
 	h := r.Header.Get("Authorization")
 	scheme, key, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return gql.Caller{}, errors.New(`missing API key: send "Authorization: Bearer <key>"`)
+		return gql.Caller{}, errNotBearer
 	}
 	key = strings.TrimSpace(key)
 	if err := checkKeyShape(key); err != nil {

@@ -31,7 +31,7 @@ const (
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", s.count("graphql", s.limitBody(s.authenticated(s.graphql()))))
+	mux.Handle("/graphql", s.count("graphql", s.limitBody(requireJSON(s.authenticated(s.graphql())))))
 	mux.Handle("GET /api/sessions/{id}/events", s.count("events", s.authenticated(http.HandlerFunc(s.sessionEvents))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
@@ -97,7 +97,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 		}
 		c, err := s.auth.authenticate(r)
 		if err != nil {
-			if !errors.Is(err, errBadKey) {
+			if !errors.Is(err, errBadKey) && !errors.Is(err, errNotBearer) {
 				s.log.ErrorContext(r.Context(), "authenticating", "err", err)
 				err = errors.New("internal error")
 			}

@@ -10,10 +10,13 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/wetel/wetel/internal/jsonpos"
 )
 
 // MaxFileBytes bounds a workspace file.
@@ -84,6 +87,13 @@ func Load(path string, lookup func(string) (string, bool)) (*File, error) {
 	}
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("workspace: %s is larger than %d bytes", path, MaxFileBytes)
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		// YAML would take most JSON mistakes (a trailing comma) silently
+		// and report the rest by line only.
+		if err := jsonpos.Check(data); err != nil {
+			return nil, fmt.Errorf("workspace: %s is not valid JSON: %w", path, err)
+		}
 	}
 	return Parse(data, lookup)
 }

@@ -1,6 +1,8 @@
 package workspace_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +57,28 @@ func TestWorkspaceErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A workspace file named .json is held to JSON, and its mistakes are
+// placed by line and column; YAML would take a trailing comma silently.
+func TestLoadJSONWorkspaceGivesLineAndColumn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "workspace.json")
+	if err := os.WriteFile(bad, []byte("{\"workflows\": [\n  {\"name\": \"a\", \"file\": \"a.json\"},\n]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := workspace.Load(bad, env(nil))
+	want := "workspace: " + bad + " is not valid JSON: invalid character ']' looking for beginning of value (line 3, column 1)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	good := filepath.Join(dir, "good.json")
+	if err := os.WriteFile(good, []byte(`{"workflows": [{"name": "a", "file": "a.json"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ws, err := workspace.Load(good, env(nil)); err != nil || len(ws.Workflows) != 1 {
+		t.Fatalf("valid JSON workspace: %v, %+v", err, ws)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/wetel/wetel/client"
 	"github.com/wetel/wetel/internal/canon"
+	"github.com/wetel/wetel/internal/jsonpos"
 	"github.com/wetel/wetel/workspace"
 )
 
@@ -19,16 +19,19 @@ import (
 // name, their graphs read from files next to it) and agents (by name).
 // Applying the same file twice changes nothing the second time.
 func cmdApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("apply", stderr)
 	serverURL := fs.String("server", envOr("WETEL_SERVER", "http://127.0.0.1:8080"), "the server (WETEL_SERVER)")
-	key := fs.String("key", os.Getenv("WETEL_API_KEY"), "an API key of the workspace (WETEL_API_KEY)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	// The key's default is read after parsing, so -h never prints it.
+	key := fs.String("key", "", "an API key of the workspace (default: WETEL_API_KEY)")
+	pos, code, ok := parseCommand(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if *key == "" {
+		*key = os.Getenv("WETEL_API_KEY")
 	}
 	if len(pos) != 1 || *key == "" {
-		fmt.Fprintln(stderr, "usage: wetel apply FILE --server URL --key KEY")
+		fmt.Fprintln(stderr, usageLine("apply"))
 		return 2
 	}
 	ws, err := workspace.Load(pos[0], os.LookupEnv)
@@ -109,8 +112,8 @@ func (a *applier) applyWorkflow(ctx context.Context, w workspace.Workflow, have 
 	if err != nil {
 		return 0, err
 	}
-	if !json.Valid(graph) {
-		return 0, fmt.Errorf("%s is not JSON", w.File)
+	if err := jsonpos.Check(graph); err != nil {
+		return 0, fmt.Errorf("%s is not valid JSON: %w", w.File, err)
 	}
 	cur, exists := have[w.Name]
 	switch {

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/wetel/wetel/client"
 	"github.com/wetel/wetel/server"
 )
 
@@ -106,4 +109,28 @@ func serveForTest(t *testing.T, key string) string {
 	go func() { done <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return "http://" + ln.Addr().String()
+}
+
+// wetel chat with an agent that cannot run says so, at the start and on
+// each message, instead of printing nothing.
+func TestChatWithAgentThatIsNotReady(t *testing.T) {
+	t.Parallel()
+	const key = "wtl_chat_notready_key_0123456789"
+	url := serveForTest(t, key)
+	c := client.New(url, key)
+	var out struct{ CreateAgent struct{ ID int64 } }
+	if err := c.Do(context.Background(), `mutation { createAgent(input: {name: "Bare"}) { id } }`, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	in := strings.NewReader("hello\n\n")
+	args := []string{"chat", "--server", url, "--key", key, "--agent", strconv.FormatInt(out.CreateAgent.ID, 10)}
+	if code := run(context.Background(), args, in, &stdout, &stderr); code != 0 {
+		t.Fatalf("chat exited %d: %s", code, stderr.String())
+	}
+	got := stdout.String()
+	notice := fmt.Sprintf("Notice: agent %d will not answer: agent %d has no workflow attached", out.CreateAgent.ID, out.CreateAgent.ID)
+	if !strings.Contains(got, notice) || !strings.Contains(got, "(no reply: agent ") {
+		t.Fatalf("chat printed:\n%s", got)
+	}
 }

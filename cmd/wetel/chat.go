@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,27 +17,35 @@ import (
 // cmdChat converses in the terminal with a graph file, in process, on the
 // same code path as `wetel run`: each line typed is one turn.
 func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("chat", stderr)
 	graphPath := fs.String("graph", "", "the graph file to talk to")
 	mock := fs.Bool("mock", false, "run mockable nodes from their mockResponse / mockError")
 	dbPath := fs.String("db", "", "keep the conversation in this SQLite file")
 	sessionID := fs.Int64("session", 0, "with --db: continue this session")
 	identity := fs.String("identity", "", "sign the session in as this identity")
 	serverURL := fs.String("server", os.Getenv("WETEL_SERVER"), "talk to this server (http://host:port) instead of a graph file (WETEL_SERVER)")
-	key := fs.String("key", os.Getenv("WETEL_API_KEY"), "the server's API key (WETEL_API_KEY)")
+	// The key's default is read after parsing, so -h never prints it.
+	key := fs.String("key", "", "the server's API key (default: WETEL_API_KEY)")
 	agentID := fs.Int64("agent", 0, "with --server: the agent to talk to (default: the first)")
 	wsPath := fs.String("workspace", "", "with --graph: the workspace file declaring custom actions and MCP connectors")
 	var allow listFlag
 	fs.Var(&allow, "allow-host", "with --graph: a host or CIDR outbound calls may reach although it is internal; repeatable")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	pos, code, ok := parseCommand(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "wetel chat: unexpected argument %q (the graph file goes after --graph)\n", pos[0])
 		return 2
+	}
+	if *key == "" {
+		*key = os.Getenv("WETEL_API_KEY")
 	}
 	if *serverURL != "" {
 		return chatRemote(ctx, remoteChat{url: *serverURL, key: *key, agent: *agentID, session: *sessionID, identity: *identity}, stdin, stdout, stderr)
 	}
 	if *graphPath == "" {
-		fmt.Fprintln(stderr, "usage: wetel chat --graph FILE [--mock] [--db PATH [--session N]] [--identity ID] [--workspace FILE] [--allow-host HOST]...\n       wetel chat --server URL --key KEY [--agent N] [--session N] [--identity ID]")
+		fmt.Fprintln(stderr, usageLine("chat"))
 		return 2
 	}
 	g, err := loadGraph(*graphPath)

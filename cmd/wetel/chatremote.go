@@ -36,10 +36,12 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 	defer cancel()
 	said := make(chan struct{}, 16)
 	var last int64
-	if err := c.Do(ctx, `query($s: Int!) { session(id: $s) { id } }`, map[string]any{"s": session}, nil); err != nil {
+	var sess struct{ Session struct{ AgentID int64 } }
+	if err := c.Do(ctx, `query($s: Int!) { session(id: $s) { id agentId } }`, map[string]any{"s": session}, &sess); err != nil {
 		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
 		return 1
 	}
+	agent := sess.Session.AgentID
 	go func() {
 		for ctx.Err() == nil {
 			// Reconnect from the last seq seen: a dropped stream misses nothing.
@@ -50,6 +52,9 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 		}
 	}()
 	fmt.Fprintf(stdout, "Session %d on %s. Type a message; an empty line or end of input quits.\n", session, o.url)
+	if reason := notReady(ctx, c, agent); reason != "" {
+		fmt.Fprintf(stdout, "Notice: agent %d will not answer: %s\n", agent, reason)
+	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
 	for {
@@ -58,11 +63,23 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 			fmt.Fprintln(stdout)
 			return 0
 		}
-		err := c.Do(ctx, `mutation($s: Int!, $t: String!) { sendMessage(sessionId: $s, text: $t) { messages { id } } }`,
-			map[string]any{"s": session, "t": in.Text()}, nil)
+		var turn struct {
+			SendMessage struct{ Runs []struct{ ID int64 } }
+		}
+		err := c.Do(ctx, `mutation($s: Int!, $t: String!) { sendMessage(sessionId: $s, text: $t) { runs { id } messages { id } } }`,
+			map[string]any{"s": session, "t": in.Text()}, &turn)
 		if err != nil {
 			fmt.Fprintf(stderr, "wetel chat: %v\n", err)
 			continue
+		}
+		if len(turn.SendMessage.Runs) == 0 {
+			// Seed 001: the message is kept and nothing runs; say so
+			// rather than print nothing.
+			reason := notReady(ctx, c, agent)
+			if reason == "" {
+				reason = "no workflow ran for this message"
+			}
+			fmt.Fprintf(stdout, "(no reply: %s)\n", reason)
 		}
 		select {
 		case <-said: // the turn's TurnComplete has been printed
@@ -70,6 +87,24 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 			fmt.Fprintln(stderr, "wetel chat: no TurnComplete event within a minute; is the event stream reachable?")
 		}
 	}
+}
+
+// notReady is why the agent runs no workflow, or "" when it does (or the
+// server cannot say).
+func notReady(ctx context.Context, c *client.Client, agent int64) string {
+	var out struct {
+		Agent struct {
+			Ready          bool
+			NotReadyReason *string
+		}
+	}
+	if err := c.Do(ctx, `query($a: Int!) { agent(id: $a) { ready notReadyReason } }`, map[string]any{"a": agent}, &out); err != nil {
+		return ""
+	}
+	if out.Agent.Ready || out.Agent.NotReadyReason == nil {
+		return ""
+	}
+	return *out.Agent.NotReadyReason
 }
 
 func openRemoteSession(ctx context.Context, c *client.Client, o remoteChat) (int64, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,7 @@ type runDoc struct {
 			Error            string           `json:"error"`
 			ErrorCode        string           `json:"errorCode"`
 			NodeTrace        []map[string]any `json:"nodeTrace"`
+			Vars             map[string]any   `json:"vars"`
 		} `json:"runs"`
 		Messages []struct {
 			Text         string `json:"text"`
@@ -44,7 +46,7 @@ type runDoc struct {
 
 func decodeRun(t *testing.T, r cliResult) runDoc {
 	t.Helper()
-	if r.code != 0 {
+	if r.code != 0 && r.code != exitRunFailed {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var d runDoc
@@ -114,12 +116,16 @@ func TestRunBoundedRetryExample(t *testing.T) {
 	}
 }
 
-// A run that FAILED still exits 0 and says what happened; the user gets the
-// standard failure reply.
-func TestRunFailedRunExitsZero(t *testing.T) {
+// A run that FAILED exits 3 and still prints what happened; the user gets
+// the standard failure reply.
+func TestRunFailedRunExitsThree(t *testing.T) {
 	t.Parallel()
 	// Without --mock the llm node cannot run offline, and has no failure edge.
-	d := decodeRun(t, wetel(t, "run", "../../examples/order-status.json", "--message", "hi"))
+	r := wetel(t, "run", "../../examples/order-status.json", "--message", "hi")
+	if r.code != exitRunFailed || !strings.Contains(r.stderr, "1 run(s) FAILED") {
+		t.Fatalf("exit %d, want %d: %s", r.code, exitRunFailed, r.stderr)
+	}
+	d := decodeRun(t, r)
 	turn := d.Turns[0]
 	if turn.Runs[0].Status != "FAILED" || len(turn.Messages) != 1 || turn.Messages[0].Text != "Sorry, I ran into a problem" || !turn.Messages[0].TurnComplete {
 		t.Fatalf("turn %+v", turn)
@@ -169,5 +175,27 @@ func TestUsageErrors(t *testing.T) {
 		if r := wetel(t, args...); r.code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, r.code)
 		}
+	}
+}
+
+// A first start that cannot listen creates nothing and prints no key: the
+// key printed once would belong to a workspace nobody can reach.
+func TestServeChecksTheAddressFirst(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	data := filepath.Join(t.TempDir(), "wetel-data")
+	r := wetel(t, "serve", "--addr", ln.Addr().String(), "--data", data)
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot listen on "+ln.Addr().String()) {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("printed %q", r.stdout)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("the data folder was created: %v", err)
 	}
 }

@@ -25,6 +25,7 @@ type offline struct {
 	svc     *turn.Service
 	ws      int64
 	session store.Session
+	capture *capture
 	cleanup func()
 }
 
@@ -34,6 +35,9 @@ type offlineOptions struct {
 	sessionID       int64  // continue this session of dbPath; 0 starts one
 	mock            bool
 	failureResponse string
+	// capture records each run's variables and node outputs for printing
+	// (wetel run); a chat, which prints neither, leaves it off.
+	capture bool
 	// services are what the runs may call; nil builds the default: the
 	// guarded HTTP client with WETEL_OUTBOUND_ALLOW and an outbox, no
 	// custom actions or connectors. openOffline owns them either way and
@@ -78,6 +82,10 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		return nil, err
 	}
 	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc}
+	if o.capture {
+		off.capture = newCapture(o.graph, node.Default)
+		off.svc.Observer = off.capture.observe
+	}
 	// A process that stopped mid-turn leaves no run RUNNING.
 	if _, err := st.RecoverRuns(ctx, "the process stopped while this run was in flight"); err != nil {
 		off.Close()

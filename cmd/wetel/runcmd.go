@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/turn"
+	"github.com/wetel/wetel/vocab"
 	"github.com/wetel/wetel/workspace"
 )
 
@@ -34,6 +34,9 @@ type runJSON struct {
 	Error            string          `json:"error,omitempty"`
 	ErrorCode        string          `json:"errorCode,omitempty"`
 	NodeTrace        json.RawMessage `json:"nodeTrace"`
+	// Vars is the run's context when it finished: what a later node, a
+	// failure branch or the resumed run reads.
+	Vars json.RawMessage `json:"vars,omitempty"`
 }
 
 type messageJSON struct {
@@ -65,8 +68,7 @@ func (f stepFlag) Set(v string) error {
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("run", stderr)
 	var steps []step
 	var allow listFlag
 	var mocks []mockOverride
@@ -80,12 +82,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(mockFlag{&mocks, parseMockResponse}, "mock-response", "NODE=JSON: the node's mockResponse for this run; repeatable")
 	fs.Var(mockFlag{&mocks, parseMockError}, "mock-error", "NODE=CODE[:message]: the node's mockError for this run; repeatable")
 	failureResponse := fs.String("failure-response", "", "what the user is told when a run fails (default \""+turn.DefaultFailureResponse+"\")")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	pos, code, ok := parseCommand(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: wetel run FILE [--message TEXT]... [--identity ID] [--db PATH [--session N]] [--workspace FILE] [--mock] [--mock-response NODE=JSON]... [--mock-error NODE=CODE[:message]]... [--allow-host HOST]...")
+		fmt.Fprintln(stderr, usageLine("run"))
 		return 2
 	}
 	if *sessionID != 0 && *dbPath == "" {
@@ -124,7 +126,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 2
 	}
-	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse, services: svcs})
+	off, err := openOffline(ctx, offlineOptions{graph: g, dbPath: *dbPath, sessionID: *sessionID, mock: *mock, failureResponse: *failureResponse, services: svcs, capture: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 1
@@ -146,7 +148,28 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %v\n", err)
 		return 1
 	}
+	if failed := failedRuns(out); failed > 0 {
+		// A script or CI step running a graph learns it broke without
+		// parsing the JSON; 3 keeps it apart from "nothing ran" (1).
+		fmt.Fprintf(stderr, "wetel run: %d run(s) FAILED\n", failed)
+		return exitRunFailed
+	}
 	return 0
+}
+
+// exitRunFailed is wetel run's exit code when a run FAILED.
+const exitRunFailed = 3
+
+func failedRuns(out runOutput) int {
+	n := 0
+	for _, t := range out.Turns {
+		for _, r := range t.Runs {
+			if r.Status == vocab.RunFailed {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func hasMessage(steps []step) bool {
@@ -174,15 +197,15 @@ func execSteps(ctx context.Context, off *offline, steps []step) (runOutput, erro
 		if err != nil {
 			return out, err
 		}
-		out.Turns = append(out.Turns, turnJSON(*s.message, res))
+		out.Turns = append(out.Turns, turnJSON(*s.message, res, off.capture))
 	}
 	return out, nil
 }
 
-func turnJSON(text string, res turn.TurnResult) turnOutput {
+func turnJSON(text string, res turn.TurnResult, c *capture) turnOutput {
 	t := turnOutput{Message: text, Runs: []runJSON{}, Messages: []messageJSON{}}
 	for _, r := range res.Runs {
-		t.Runs = append(t.Runs, runRow(r))
+		t.Runs = append(t.Runs, runRow(r, c))
 	}
 	for _, m := range res.Messages {
 		t.Messages = append(t.Messages, messageJSON{Text: m.Text, Mood: m.Mood, TurnComplete: m.TurnComplete})
@@ -190,7 +213,7 @@ func turnJSON(text string, res turn.TurnResult) turnOutput {
 	return t
 }
 
-func runRow(r store.Run) runJSON {
+func runRow(r store.Run, c *capture) runJSON {
 	j := runJSON{ID: r.ID, Status: r.Status, Error: r.Error, ErrorCode: r.ErrorCode, NodeTrace: r.NodeTrace}
 	if r.ResumedFromRunID != 0 {
 		id := r.ResumedFromRunID
@@ -199,5 +222,6 @@ func runRow(r store.Run) runJSON {
 	if len(j.NodeTrace) == 0 {
 		j.NodeTrace = json.RawMessage("[]")
 	}
+	j.NodeTrace, j.Vars = c.annotate(r.ID, j.NodeTrace)
 	return j
 }

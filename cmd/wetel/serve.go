@@ -2,28 +2,31 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 
 	"github.com/wetel/wetel/server"
 )
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", envOr("WETEL_ADDR", "127.0.0.1:8080"), "where to listen (WETEL_ADDR)")
 	data := fs.String("data", envOr("WETEL_DATA_DIR", "wetel-data"), "the folder of the embedded SQLite store (WETEL_DATA_DIR)")
-	database := fs.String("database", os.Getenv("WETEL_DATABASE_URL"), "a postgres:// URL to use PostgreSQL instead (WETEL_DATABASE_URL)")
+	// Read after parsing, so -h never prints a URL's password.
+	database := fs.String("database", "", "a postgres:// URL to use PostgreSQL instead (default: WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
 	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
-	if pos, err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if pos, code, ok := parseCommand(fs, args, stdout); !ok {
+		return code
 	} else if len(pos) > 0 {
 		fmt.Fprintf(stderr, "wetel serve: unexpected argument %q\n", pos[0])
 		return 2
+	}
+	if *database == "" {
+		*database = os.Getenv("WETEL_DATABASE_URL")
 	}
 	var h slog.Handler
 	switch *logFormat {
@@ -36,13 +39,22 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	log := slog.New(h)
+	// Listen first: a first start that cannot listen must not create a
+	// workspace and print its OWNER key, which the next start would not
+	// print again.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel serve: cannot listen on %s (--addr, WETEL_ADDR): %v\n", *addr, err)
+		return 1
+	}
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
 		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
 	if err != nil {
+		ln.Close()
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
 		return 1
 	}
-	if err := srv.ListenAndServe(ctx); err != nil {
+	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped", "err", err)
 		return 1
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,15 +19,14 @@ type report struct {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	pos, code, ok := parseCommand(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: wetel validate FILE [--json]")
+		fmt.Fprintln(stderr, usageLine("validate"))
 		return 2
 	}
 	rep := report{File: pos[0], Errors: []graph.Problem{}, Diagnostics: []graph.Problem{}}

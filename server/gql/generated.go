@@ -29,6 +29,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Agent() AgentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
@@ -39,12 +40,14 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Agent struct {
-		CreatedAt    func(childComplexity int) int
-		DefaultModel func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Name         func(childComplexity int) int
-		Persona      func(childComplexity int) int
-		WorkflowID   func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		DefaultModel   func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Name           func(childComplexity int) int
+		NotReadyReason func(childComplexity int) int
+		Persona        func(childComplexity int) int
+		Ready          func(childComplexity int) int
+		WorkflowID     func(childComplexity int) int
 	}
 
 	ApiKey struct {
@@ -261,6 +264,10 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AgentResolver interface {
+	Ready(ctx context.Context, obj *Agent) (bool, error)
+	NotReadyReason(ctx context.Context, obj *Agent) (*string, error)
+}
 type MutationResolver interface {
 	CreateWorkflow(ctx context.Context, input CreateWorkflowInput) (*Workflow, error)
 	UpdateWorkflow(ctx context.Context, id int, input UpdateWorkflowInput) (*Workflow, error)
@@ -349,12 +356,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Agent.Name(childComplexity), true
+	case "Agent.notReadyReason":
+		if e.ComplexityRoot.Agent.NotReadyReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Agent.NotReadyReason(childComplexity), true
 	case "Agent.persona":
 		if e.ComplexityRoot.Agent.Persona == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Agent.Persona(childComplexity), true
+	case "Agent.ready":
+		if e.ComplexityRoot.Agent.Ready == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Agent.Ready(childComplexity), true
 	case "Agent.workflowId":
 		if e.ComplexityRoot.Agent.WorkflowID == nil {
 			break
@@ -1563,6 +1582,10 @@ func (ec *executionContext) childFields_Agent(ctx context.Context, field graphql
 		return ec.fieldContext_Agent_workflowId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Agent_createdAt(ctx, field)
+	case "ready":
+		return ec.fieldContext_Agent_ready(ctx, field)
+	case "notReadyReason":
+		return ec.fieldContext_Agent_notReadyReason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Agent", field.Name)
 }
@@ -2797,6 +2820,52 @@ func (ec *executionContext) _Agent_createdAt(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Agent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Agent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Agent_ready(ctx context.Context, field graphql.CollectedField, obj *Agent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_ready(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Agent().Ready(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_ready(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Agent", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Agent_notReadyReason(ctx context.Context, field graphql.CollectedField, obj *Agent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Agent_notReadyReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Agent().NotReadyReason(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Agent_notReadyReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Agent", field, true, true, "String")
 }
 
 func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *APIKey) (ret graphql.Marshaler) {
@@ -8210,7 +8279,7 @@ func (ec *executionContext) unmarshalInputCreateWorkflowInput(ctx context.Contex
 			it.Description = data
 		case "graph":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("graph"))
-			data, err := ec.unmarshalNJSON2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -8667,33 +8736,45 @@ func (ec *executionContext) _Agent(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Agent_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Agent_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "persona":
 			out.Values[i] = ec._Agent_persona(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "defaultModel":
 			out.Values[i] = ec._Agent_defaultModel(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "workflowId":
 			out.Values[i] = ec._Agent_workflowId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Agent_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "ready":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Agent_ready(ctx, field, obj)
+				})
+		case "notReadyReason":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Agent_notReadyReason(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -18,6 +18,10 @@ type Agent struct {
 	// The attached workflow's id; null when none.
 	WorkflowID *int      `json:"workflowId,omitempty"`
 	CreatedAt  time.Time `json:"createdAt"`
+	// Whether a message to this agent runs a workflow: one is attached and published. A message to an agent that is not ready is stored and nothing runs.
+	Ready bool `json:"ready"`
+	// Why the agent is not ready, and what would make it so; null when ready.
+	NotReadyReason *string `json:"notReadyReason,omitempty"`
 }
 
 type APIKey struct {
@@ -44,9 +48,10 @@ type CreateAgentInput struct {
 }
 
 type CreateWorkflowInput struct {
-	Name            string           `json:"name"`
-	Description     *string          `json:"description,omitempty"`
-	Graph           JSON             `json:"graph"`
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// The draft graph; an empty draft ({nodes: [], edges: []}) when left out.
+	Graph           JSON             `json:"graph,omitempty"`
 	FailureResponse *string          `json:"failureResponse,omitempty"`
 	NotifyOnFailure *NotifyOnFailure `json:"notifyOnFailure,omitempty"`
 }

@@ -37,6 +37,8 @@ type Resolver struct {
 	// returns its tools; Disconnect forgets one.
 	Connect    func(ctx context.Context, ws int64, c mcpclient.Connector) ([]mcpclient.Tool, error)
 	Disconnect func(ws, id int64)
+
+	notReady notReadyWarnings
 }
 
 // Caller is who is calling: the workspace and role of an API key.

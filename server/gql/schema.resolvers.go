@@ -27,6 +27,11 @@ func (r *mutationResolver) CreateWorkflow(ctx context.Context, input CreateWorkf
 	if err := checkWorkflowText(input.Name, deref(input.Description), deref(input.FailureResponse)); err != nil {
 		return nil, err
 	}
+	if input.Graph == nil {
+		// Seed 001, authoring step 1: "Create the workflow (name and
+		// description only)"; the graph comes with updateWorkflow.
+		input.Graph = JSON(emptyDraft)
+	}
 	if _, err := r.decodeGraph(input.Graph); err != nil {
 		return nil, err
 	}
@@ -619,6 +624,9 @@ func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int,
 	return r.subscribe(ctx, c, sessionID, int64(deref(afterSeq)))
 }
 
+// Agent returns AgentResolver implementation.
+func (r *Resolver) Agent() AgentResolver { return &agentResolver{r} }
+
 // Mutation returns MutationResolver implementation.
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 
@@ -629,6 +637,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
 type (
+	agentResolver        struct{ *Resolver }
 	mutationResolver     struct{ *Resolver }
 	queryResolver        struct{ *Resolver }
 	subscriptionResolver struct{ *Resolver }

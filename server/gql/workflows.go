@@ -113,3 +113,6 @@ func (r *Resolver) ownSession(ctx context.Context, c Caller, id *int) error {
 	_, err := r.Store.Session(ctx, c.WorkspaceID, int64(*id))
 	return storeErr(err, "session", *id)
 }
+
+// emptyDraft is the draft of a workflow created without a graph.
+const emptyDraft = `{"nodes":[],"edges":[]}`
