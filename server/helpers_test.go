@@ -33,6 +33,11 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if cfg.RateLimits == nil {
+		// Tests send requests as fast as they can; the limits have tests of
+		// their own (ratelimit_test.go).
+		cfg.RateLimits = &RateLimits{}
+	}
 	s, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -88,11 +88,23 @@ func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (co
 // authenticated puts the caller of a valid key in the request context. A
 // request without a key goes on unauthenticated (every resolver then
 // answers UNAUTHENTICATED, and a websocket may still authenticate in its
-// connection_init); a wrong key is refused here.
+// connection_init); a wrong key is refused here. The rate limits are
+// applied here too, before anything reads the request's body: per source
+// without a key, per key and workspace with one, and a source that keeps
+// failing to authenticate is slowed down, then refused for a while.
 func (s *Server) authenticated(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		src := source(r)
 		if r.Header.Get("Authorization") == "" {
+			if ok, wait := s.limits.allowAnonymous(src); !ok {
+				tooMany(w, wait, "too many requests without an API key from this address")
+				return
+			}
 			next.ServeHTTP(w, r)
+			return
+		}
+		if refused, wait := s.limits.refusedSource(src); refused {
+			tooMany(w, wait, "too many failed authentications from this address")
 			return
 		}
 		c, err := s.auth.authenticate(r)
@@ -100,8 +112,14 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			if !errors.Is(err, errBadKey) && !errors.Is(err, errNotBearer) {
 				s.log.ErrorContext(r.Context(), "authenticating", "err", err)
 				err = errors.New("internal error")
+			} else if d := s.limits.failed(src); d > 0 {
+				s.limits.sleep(r.Context(), d)
 			}
 			writeError(w, http.StatusUnauthorized, gql.CodeUnauthenticated, err.Error())
+			return
+		}
+		if ok, wait := s.limits.allowCaller(c); !ok {
+			tooMany(w, wait, "too many requests for this API key or its workspace")
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(gql.WithCaller(r.Context(), c)))

@@ -49,6 +49,9 @@ type Config struct {
 	// AllowHosts opens internal services to outbound calls: hosts and
 	// CIDRs, comma-separated (--allow-host, WETEL_OUTBOUND_ALLOW).
 	AllowHosts string
+	// RateLimits bound requests per key, workspace and source; nil is
+	// DefaultRateLimits, and a zero rate turns that limit off.
+	RateLimits *RateLimits
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
 	Logger   *slog.Logger
@@ -64,6 +67,7 @@ type Server struct {
 	turns    *turn.Service
 	hub      *events.Hub
 	auth     *authenticator
+	limits   *limiter
 	metrics  *metrics
 	callouts *callouts
 	handler  http.Handler
@@ -136,6 +140,11 @@ func (s *Server) setup(ctx context.Context) error {
 	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live, ServicesFor: s.callouts.services}
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
+	limits := DefaultRateLimits()
+	if s.cfg.RateLimits != nil {
+		limits = *s.cfg.RateLimits
+	}
+	s.limits = newLimiter(limits)
 	s.handler = s.routes()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strconv"
 
 	"github.com/wetel/wetel/server"
 )
@@ -19,12 +20,20 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	database := fs.String("database", "", "a postgres:// URL to use PostgreSQL instead (default: WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
 	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
+	limits := server.DefaultRateLimits()
+	fs.Float64Var(&limits.KeyPerSecond, "rate-key", envFloat("WETEL_RATE_KEY", limits.KeyPerSecond), "requests per second one API key may make, bursts of twice that; 0 for no limit (WETEL_RATE_KEY)")
+	fs.Float64Var(&limits.WorkspacePerSecond, "rate-workspace", envFloat("WETEL_RATE_WORKSPACE", limits.WorkspacePerSecond), "requests per second all keys of one workspace may make, bursts of twice that; 0 for no limit (WETEL_RATE_WORKSPACE)")
 	if pos, code, ok := parseCommand(fs, args, stdout); !ok {
 		return code
 	} else if len(pos) > 0 {
 		fmt.Fprintf(stderr, "wetel serve: unexpected argument %q\n", pos[0])
 		return 2
 	}
+	if limits.KeyPerSecond < 0 || limits.WorkspacePerSecond < 0 {
+		fmt.Fprintln(stderr, "wetel serve: --rate-key and --rate-workspace (WETEL_RATE_KEY, WETEL_RATE_WORKSPACE) must be numbers, 0 (no limit) or more")
+		return 2
+	}
+	limits.KeyBurst, limits.WorkspaceBurst = int(2*limits.KeyPerSecond), int(2*limits.WorkspacePerSecond)
 	if *database == "" {
 		*database = os.Getenv("WETEL_DATABASE_URL")
 	}
@@ -48,7 +57,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
-		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
+		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, RateLimits: &limits, Logger: log, Out: stdout})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
@@ -66,4 +75,18 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// envFloat reads a number from the environment, else def. A value that is
+// not a number is -1, which the command refuses with the flag's name.
+func envFloat(name string, def float64) float64 {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return -1
+	}
+	return f
 }
