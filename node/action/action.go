@@ -46,6 +46,8 @@ func init() {
 			{Name: "fetchAsBase64Var", Kind: node.KindString, Format: node.FormatVariable, MaxLength: 128, Description: "Store the response body in this variable as base64 (at most 10 MB)."},
 		},
 		Examples: node.Examples(`{"customActionId": 42, "outputVar": "orderLookup", "bodyTemplate": "{\"customerRef\": \"{{clientExternalId}}\"}"}`),
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }
@@ -166,4 +168,14 @@ func (e *executor) urlTemplate(src string) (*node.URLTemplate, error) {
 	}
 	e.urls.Store(src, t)
 	return t, nil
+}
+
+// rules: seed, "Saving refuses retry ... on an action with fetchAsBase64Var".
+var rules = node.Rules{
+	NoRetry: func(n *node.View) string {
+		if fv, has := n.Config["fetchAsBase64Var"]; has && fv != nil {
+			return "not allowed on an action with fetchAsBase64Var"
+		}
+		return ""
+	},
 }

@@ -30,6 +30,17 @@ func init() {
 			{Name: "maxTokens", Kind: node.KindInteger, Min: node.Float(1), Max: node.Float(128000), Description: "Cap on the reply's length in tokens."},
 		},
 		Examples: node.Examples(`{"promptTemplate": "Classify this message: \"{{userMessage}}\". Respond with ONLY one word: order_status, or general.", "outputVar": "intent"}`),
-		Build:    node.Offline,
+		Rules:    rules,
+		// Runs is empty: no model client is part of this build, so mock mode only.
 	})
+}
+
+// rules: a structured reply is parsed whole, so it never streams.
+var rules = node.Rules{
+	Diagnose: func(n *node.View) []node.Problem {
+		if n.Bool("stream") && n.Has("outputSchema") {
+			return []node.Problem{n.Ignored("stream", "a structured reply (outputSchema) is parsed whole, never streamed")}
+		}
+		return nil
+	},
 }
