@@ -386,11 +386,11 @@ func (r *queryResolver) NodeConfigSchema(ctx context.Context, typeArg string) (J
 }
 
 // NodeTypes is the resolver for the nodeTypes field.
-func (r *queryResolver) NodeTypes(ctx context.Context) ([]string, error) {
+func (r *queryResolver) NodeTypes(ctx context.Context) ([]NodeType, error) {
 	if _, err := caller(ctx); err != nil {
 		return nil, err
 	}
-	return r.Registry.Types(), nil
+	return r.nodeTypes(), nil
 }
 
 // WorkflowRun is the resolver for the workflowRun field.
@@ -616,6 +616,11 @@ func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int,
 	return r.subscribe(ctx, c, sessionID, int64(deref(afterSeq)))
 }
 
+// Warnings is the resolver for the warnings field.
+func (r *workflowVersionResolver) Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error) {
+	return r.versionWarnings(obj)
+}
+
 // Mutation returns MutationResolver implementation.
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 
@@ -625,8 +630,12 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // Subscription returns SubscriptionResolver implementation.
 func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
+// WorkflowVersion returns WorkflowVersionResolver implementation.
+func (r *Resolver) WorkflowVersion() WorkflowVersionResolver { return &workflowVersionResolver{r} }
+
 type (
-	mutationResolver     struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	subscriptionResolver struct{ *Resolver }
+	mutationResolver        struct{ *Resolver }
+	queryResolver           struct{ *Resolver }
+	subscriptionResolver    struct{ *Resolver }
+	workflowVersionResolver struct{ *Resolver }
 )
