@@ -55,7 +55,7 @@ func Diagnose(g *Graph, reg *node.Registry, opts ...Option) []Problem {
 		out = append(out, v.diagnoseEdges(i)...)
 		out = append(out, v.runRule(i, spec.Rules.Diagnose)...)
 		out = append(out, diagnoseRetryFields(n, spec, cfg)...)
-		out = append(out, diagnoseRetry(n, spec, cfg)...)
+		out = append(out, v.diagnoseRetry(i)...)
 	}
 	out = append(out, v.diagnoseLoops()...)
 	return out

@@ -26,12 +26,15 @@ func diagnoseRetryFields(n *Node, spec *node.Spec, cfg map[string]any) []Problem
 	return out
 }
 
-func diagnoseRetry(n *Node, spec *node.Spec, cfg map[string]any) []Problem {
+// diagnoseRetry: seed, "a POST that timed out or got a 5xx is not resent
+// unless you mark it idempotent". The type's Idempotent rule knows the rest.
+func (v *view) diagnoseRetry(i int) []Problem {
+	n, spec, cfg := &v.g.Nodes[i], v.specs[i], v.cfgs[i]
 	retry, ok := cfg[node.FieldRetry].(map[string]any)
 	if !spec.Retry || !ok {
 		return nil
 	}
-	if idem, _ := retry["idempotent"].(bool); idem || isGET(cfg) || hasIdempotencyKey(cfg) {
+	if idem, _ := retry["idempotent"].(bool); idem || (spec.Rules.Idempotent != nil && spec.Rules.Idempotent(v.nodeView(i))) {
 		return nil
 	}
 	var unsafe []string
@@ -48,19 +51,4 @@ func diagnoseRetry(n *Node, spec *node.Spec, cfg map[string]any) []Problem {
 	return []Problem{nodeProblem(DiagRetryNotIdempotent, n.ID, "retry.on",
 		"Node %q lists %s in retry.on, but a request that timed out or got a 5xx may have reached the service, so it is resent only when the node is idempotent (retry.idempotent: true, a GET, or an Idempotency-Key header).",
 		n.ID, strings.Join(unsafe, " and "))}
-}
-
-func isGET(cfg map[string]any) bool {
-	m, _ := cfg["method"].(string)
-	return strings.EqualFold(m, "GET")
-}
-
-func hasIdempotencyKey(cfg map[string]any) bool {
-	h, _ := cfg["headers"].(map[string]any)
-	for k := range h {
-		if strings.EqualFold(k, "Idempotency-Key") {
-			return true
-		}
-	}
-	return false
 }

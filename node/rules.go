@@ -24,6 +24,10 @@ type Rules struct {
 	// NoRetry says why this node's config rules out a retry policy the type
 	// otherwise allows, or "" when it does not.
 	NoRetry func(n *View) string
+	// Idempotent reports whether the node's request is idempotent by its
+	// config alone (a GET, an Idempotency-Key header), so a retry may resend
+	// it after a timeout without retry.idempotent.
+	Idempotent func(n *View) bool
 	// Save reports problems that refuse a draft save, and publishing with it.
 	Save func(n *View) []Problem
 	// Publish reports problems that refuse publishing, beyond the save ones.

@@ -27,8 +27,3 @@ func init() {
 		// Runs is empty: approvals are not part of this build, and the type has no mock mode.
 	})
 }
-
-// rules: the expiry is clamped like await_reply's.
-var rules = node.Rules{
-	Diagnose: func(n *node.View) []node.Problem { return n.ClampedExpiry("expiresAfterSeconds", node.MaxWaitExpiry) },
-}

@@ -34,13 +34,3 @@ func init() {
 		// Runs is empty: no model client is part of this build, so mock mode only.
 	})
 }
-
-// rules: a structured reply is parsed whole, so it never streams.
-var rules = node.Rules{
-	Diagnose: func(n *node.View) []node.Problem {
-		if n.Bool("stream") && n.Has("outputSchema") {
-			return []node.Problem{n.Ignored("stream", "a structured reply (outputSchema) is parsed whole, never streamed")}
-		}
-		return nil
-	},
-}

@@ -172,20 +172,3 @@ func (e *executor) enqueue(ctx context.Context, x *node.Exec, req node.HTTPReque
 	}
 	return nil
 }
-
-// rules: an async webhook does not wait for the answer, so it has nothing
-// to retry on and writes no outputVar.
-var rules = node.Rules{
-	NoRetry: func(n *node.View) string {
-		if n.Bool("async") {
-			return "not allowed on a webhook with async: true, which does not wait for an answer to retry on"
-		}
-		return ""
-	},
-	Diagnose: func(n *node.View) []node.Problem {
-		if n.Bool("async") && n.Has("outputVar") {
-			return []node.Problem{n.Ignored("outputVar", "an async webhook does not wait for the answer, so nothing is written")}
-		}
-		return nil
-	},
-}
