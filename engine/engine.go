@@ -28,12 +28,17 @@ type Options struct {
 	Limits   Limits
 	Clock    clock.Clock
 	Registry *node.Registry
+	// Place is where the engine's runs take place (node.OnServer,
+	// node.Offline), so a node that cannot run there says what is missing in
+	// words true for it; zero says "here".
+	Place node.Place
 }
 
 // Engine runs plans. It holds no per-run state and is safe for concurrent use.
 type Engine struct {
 	limits Limits
 	clock  clock.Clock
+	place  node.Place
 }
 
 // New returns an engine, refusing limits an operator could not mean.
@@ -56,7 +61,7 @@ func New(opts Options) (*Engine, error) {
 	if c == nil {
 		c = clock.Real{}
 	}
-	return &Engine{limits: l, clock: c}, nil
+	return &Engine{limits: l, clock: c, place: opts.Place}, nil
 }
 
 // Limits returns the engine's run budget.

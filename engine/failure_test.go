@@ -159,14 +159,24 @@ func TestSetVariableFailureRoutes(t *testing.T) {
 	}
 }
 
-// Without mock mode a call node is not available offline, and says so.
+// Without mock mode a node whose type does not run where the engine runs
+// fails, and says so in words true for that place.
 func TestCallNodesAreNotAvailableOffline(t *testing.T) {
 	t.Parallel()
-	h := newHarness()
-	eng, _ := engine.New(engine.Options{Clock: h.clock})
-	doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "llm", `{"promptTemplate":"hi","outputVar":"o","mockResponse":"x"}`)}, []string{ed("e1", "s", "l", "")})
-	res := eng.Run(context.Background(), h.compile(t, doc), engine.Input{})
-	if res.Status != vocab.RunFailed || !strings.Contains(res.Error, "llm nodes are not available offline") {
-		t.Fatalf("status %s: %s", res.Status, res.Error)
+	for _, tc := range []struct {
+		place node.Place
+		want  string
+	}{
+		{node.Offline, `llm node "l" cannot run: llm nodes are not available offline; run in mock mode with a mockResponse or mockError on the node`},
+		{node.OnServer, `llm node "l" cannot run: llm nodes are not available on this server; run in mock mode with a mockResponse or mockError on the node`},
+		{0, `llm node "l" cannot run: llm nodes are not available here; run in mock mode`},
+	} {
+		h := newHarness()
+		eng, _ := engine.New(engine.Options{Clock: h.clock, Place: tc.place})
+		doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "llm", `{"promptTemplate":"hi","outputVar":"o","mockResponse":"x"}`)}, []string{ed("e1", "s", "l", "")})
+		res := eng.Run(context.Background(), h.compile(t, doc), engine.Input{})
+		if res.Status != vocab.RunFailed || !strings.HasPrefix(res.Error, tc.want) {
+			t.Errorf("place %v: status %s: %s", tc.place, res.Status, res.Error)
+		}
 	}
 }

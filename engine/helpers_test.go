@@ -86,7 +86,9 @@ func texts(res *engine.Result) []string {
 // stub registers a test-only node type whose executor is fn.
 func (h *harness) stub(t *testing.T, typ string, failureEdges bool, fn node.ExecutorFunc) {
 	t.Helper()
-	err := h.reg.Replace(&node.Spec{Type: typ, Routing: node.RouteAll, FailureEdges: failureEdges,
+	// A stubbed start is still the graph's entry.
+	old, _ := h.reg.Lookup(typ)
+	err := h.reg.Replace(&node.Spec{Type: typ, Routing: node.RouteAll, FailureEdges: failureEdges, Entry: old != nil && old.Entry,
 		Build: func(node.BuildInput) (node.Executor, error) { return fn, nil }})
 	if err != nil {
 		t.Fatal(err)

@@ -59,7 +59,7 @@ func Compile(g *graph.Graph, reg *node.Registry) (*Plan, error) {
 		if err := p.compileNode(i, reg); err != nil {
 			return nil, err
 		}
-		if g.Nodes[i].Type == "start" {
+		if p.nodes[i].spec.Entry {
 			p.start = i
 		}
 	}

@@ -110,7 +110,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	}
 	r.res = &Result{RunID: in.RunID, Status: vocab.RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
 	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt,
-		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services}
+		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services, Place: e.place}
 	r.emit(Event{Kind: EventRunStarted})
 	if len(in.Entry) == 0 {
 		r.queue = append(r.queue, p.start)

@@ -57,6 +57,11 @@ func TestSaveChecks(t *testing.T) {
 	resp := func(extra string) string {
 		return n("r", "response", `{"messageTemplate":"hi"`+extra+`}`)
 	}
+	// The lists of types a message names come from the registry, so a new
+	// type changes the expected text with it.
+	mockable := node.JoinNames(node.Default.Names(func(s *node.Spec) bool { return s.Mockable }))
+	retryable := node.JoinNames(node.Default.Names(func(s *node.Spec) bool { return s.Retry }))
+	allTypes := node.JoinNames(node.Default.Types())
 	cases := []struct {
 		name string
 		doc  string
@@ -74,9 +79,9 @@ func TestSaveChecks(t *testing.T) {
 			[]string{`Node "x" has maxVisits "3"; it must be a positive integer from 1 to 100.`}},
 		{"maxVisits 100 allowed", withStart([]string{n("x", "response", `{"messageTemplate":"a","maxVisits":100}`)}, nil), nil},
 		{"mockResponse on a response node", withStart([]string{resp(`,"mockResponse":"x"`)}, nil),
-			[]string{`Node "r": mockResponse is only allowed on action, llm, pdf_export, sub_agent, tool and webhook nodes, not on response.`}},
+			[]string{`Node "r": mockResponse is only allowed on ` + mockable + ` nodes, not on response.`}},
 		{"mockError on a condition", withStart([]string{n("c", "condition", `{"expression":"true","mockError":{"code":"TIMEOUT"}}`)}, nil),
-			[]string{`Node "c": mockError is only allowed on action, llm, pdf_export, sub_agent, tool and webhook nodes, not on condition.`}},
+			[]string{`Node "c": mockError is only allowed on ` + mockable + ` nodes, not on condition.`}},
 		{"mockResponse over 16 KB", withStart([]string{n("l", "llm", `{"promptTemplate":"p","outputVar":"o","mockResponse":"`+strings.Repeat("a", 16*1024)+`"}`)}, nil),
 			[]string{`Node "l": mockResponse is 16386 bytes, exceeding the maximum of 16384 (16 KB).`}},
 		{"mockResponse and mockError together", withStart([]string{n("l", "llm", `{"promptTemplate":"p","outputVar":"o","mockResponse":"a","mockError":{"code":"TIMEOUT"}}`)}, nil),
@@ -84,7 +89,7 @@ func TestSaveChecks(t *testing.T) {
 		{"mockError with an unknown code", withStart([]string{n("l", "llm", `{"promptTemplate":"p","outputVar":"o","mockError":{"code":"OOPS"}}`)}, nil),
 			[]string{`Node "l": config.mockError.code must be one of "TIMEOUT", "UNREACHABLE", "RATE_LIMITED", "REJECTED", "UPSTREAM_ERROR", "INVALID_DATA", "UNKNOWN", not "OOPS".`}},
 		{"retry on an llm node", withStart([]string{n("l", "llm", `{"promptTemplate":"p","outputVar":"o","retry":{"maxAttempts":2}}`)}, nil),
-			[]string{`Node "l": retry is only allowed on action, tool and webhook nodes, not on llm.`}},
+			[]string{`Node "l": retry is only allowed on ` + retryable + ` nodes, not on llm.`}},
 		{"retry on an async webhook", withStart([]string{n("w", "webhook", `{"url":"https://x.example","async":true,"retry":{"maxAttempts":2}}`)}, nil),
 			[]string{`Node "w": retry is not allowed on a webhook with async: true, which does not wait for an answer to retry on.`}},
 		{"retry with fetchAsBase64Var", withStart([]string{n("a", "action", `{"customActionId":1,"fetchAsBase64Var":"pdf","retry":{"maxAttempts":2}}`)}, nil),
@@ -117,7 +122,7 @@ func TestSaveChecks(t *testing.T) {
 			[]string{`Node "d": config.variable must be a string, not a number.`}},
 		{"bad expression", withStart([]string{n("c", "condition", `{"expression":"a >"}`)}, nil), nil}, // checked below by prefix
 		{"unknown type is case-sensitive", withStart([]string{n("l", "LLM", `{}`)}, nil),
-			[]string{`Node "l" has unknown type "LLM"; node types are lowercase: action, approval, await_reply, condition, end_session, generate_artifact, knowledge_search, llm, pdf_export, response, router, set_variable, start, sub_agent, switch, tool and webhook.`}},
+			[]string{`Node "l" has unknown type "LLM"; node types are lowercase: ` + allTypes + `.`}},
 		{"await_reply options without unanswered", withStart([]string{n("ask_which_order", "await_reply", `{"promptTemplate":"?","saveAs":"x","matchMode":"options","optionsFrom":"list"}`), resp("")},
 			[]string{e("e1", "ask_which_order", "r", "answered")}),
 			[]string{`AWAIT_REPLY node "ask_which_order" uses matchMode 'options' but has no outgoing edge labeled 'unanswered' — a reply that matches none of the offered options must have somewhere to go`}},

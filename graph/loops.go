@@ -72,12 +72,7 @@ func (v *view) names(comp []int) string {
 // fire only when a node is refused, so they do not make a loop run again.
 func (v *view) cycles() [][]int {
 	n := len(v.g.Nodes)
-	idx := map[string]int{}
-	for i := range v.g.Nodes {
-		if _, dup := idx[v.g.Nodes[i].ID]; !dup {
-			idx[v.g.Nodes[i].ID] = i
-		}
-	}
+	idx := v.idx
 	adj := make([][]int, n)
 	self := make([]bool, n)
 	for i := range v.g.Nodes {
@@ -87,8 +82,8 @@ func (v *view) cycles() [][]int {
 				self[i] = self[i] || t == i
 			}
 		}
-		if s := v.specs[i]; s != nil && s.Routing == node.RouteValue && v.cfgs[i] != nil {
-			if t, ok := idx[fmt.Sprint(v.cfgs[i]["defaultTarget"])]; ok {
+		for _, r := range v.refs(i) {
+			if t, ok := idx[r.target]; ok {
 				adj[i] = append(adj[i], t)
 				self[i] = self[i] || t == i
 			}

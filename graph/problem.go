@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wetel/wetel/node"
 )
 
 // Problem is one finding of the save checks, the publish checks or the
@@ -35,8 +37,9 @@ const (
 	CodeUnreachable           = "NODE_UNREACHABLE"
 	CodeRequiredField         = "REQUIRED_FIELD_MISSING"
 	CodeFailureWithoutSuccess = "FAILURE_WITHOUT_SUCCESS"
-	CodeAwaitReplyEdges       = "AWAIT_REPLY_EDGES"
-	CodeSwitchLabels          = "SWITCH_LABELS"
+	// The codes of types' own rules are declared in node, beside them.
+	CodeAwaitReplyEdges = node.CodeAwaitReplyEdges
+	CodeSwitchLabels    = node.CodeSwitchLabels
 )
 
 // Errors is a list of problems that refuse a graph; it is an error so callers

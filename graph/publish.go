@@ -9,7 +9,8 @@ import (
 
 // CheckPublish runs every check publishing applies: the save checks, then the
 // graph's shape (seed: "What publishing checks"), required config fields,
-// failure-needs-success, and the switch edge labels.
+// failure-needs-success, each type's own publish rules (node.Rules.Publish:
+// the switch edge labels), and that every node-id field names a node.
 func CheckPublish(g *Graph, reg *node.Registry) Errors {
 	v := newView(g, reg)
 	errs := v.save()
@@ -28,14 +29,10 @@ func CheckPublish(g *Graph, reg *node.Registry) Errors {
 		if spec.FailureEdges && v.hasLabel(n.ID, LabelFailure) && !v.hasLabel(n.ID, LabelSuccess) {
 			errs = append(errs, nodeProblem(CodeFailureWithoutSuccess, n.ID, "", "Node %q has an edge labeled 'failure' but none labeled 'success'; failure routing needs both.", n.ID))
 		}
-		if spec.Routing == node.RouteCase {
-			errs = append(errs, v.checkSwitchLabels(n, cfg)...)
-		}
-		if spec.Routing == node.RouteValue {
-			if t, ok := cfg["defaultTarget"].(string); ok && t != "" {
-				if _, found := g.NodeByID(t); !found {
-					errs = append(errs, nodeProblem(CodeDanglingEdge, n.ID, "defaultTarget", "Node %q has defaultTarget %q, which is not a node of this workflow.", n.ID, t))
-				}
+		errs = append(errs, v.runRule(i, spec.Rules.Publish)...)
+		for _, r := range v.refs(i) {
+			if v.index(r.target) < 0 {
+				errs = append(errs, nodeProblem(CodeDanglingEdge, n.ID, r.field, "Node %q has %s %q, which is not a node of this workflow.", n.ID, r.field, r.target))
 			}
 		}
 	}
@@ -77,11 +74,12 @@ func (v *view) checkEdgesResolve() Errors {
 	return errs
 }
 
-// checkStartAndReach: exactly one start node, and a path from it to every node.
+// checkStartAndReach: exactly one start node (of the entry type, node.Spec.Entry),
+// and a path from it to every node.
 func (v *view) checkStartAndReach() Errors {
 	var starts []string
-	for _, n := range v.g.Nodes {
-		if n.Type == "start" {
+	for i, n := range v.g.Nodes {
+		if s := v.specs[i]; s != nil && s.Entry {
 			starts = append(starts, n.ID)
 		}
 	}
@@ -102,7 +100,8 @@ func (v *view) checkStartAndReach() Errors {
 	return errs
 }
 
-// reachable walks edges and routers' defaultTarget, which is an implicit edge.
+// reachable walks edges and node-id fields (a router's defaultTarget), which
+// are implicit edges.
 func (v *view) reachable(from string) map[string]bool {
 	seen := map[string]bool{from: true}
 	stack := []string{from}
@@ -113,9 +112,9 @@ func (v *view) reachable(from string) map[string]bool {
 		for _, e := range v.out[id] {
 			next = append(next, e.Target)
 		}
-		if i := v.index(id); i >= 0 && v.specs[i] != nil && v.specs[i].Routing == node.RouteValue && v.cfgs[i] != nil {
-			if t, ok := v.cfgs[i]["defaultTarget"].(string); ok {
-				next = append(next, t)
+		if i := v.index(id); i >= 0 {
+			for _, r := range v.refs(i) {
+				next = append(next, r.target)
 			}
 		}
 		for _, t := range next {
@@ -129,10 +128,8 @@ func (v *view) reachable(from string) map[string]bool {
 }
 
 func (v *view) index(id string) int {
-	for i := range v.g.Nodes {
-		if v.g.Nodes[i].ID == id {
-			return i
-		}
+	if i, ok := v.idx[id]; ok {
+		return i
 	}
 	return -1
 }
@@ -147,59 +144,6 @@ func (v *view) countLabel(id, label string) int {
 		}
 	}
 	return n
-}
-
-// checkAwaitReplyEdges applies seed 000's edge rules, at save and at publish.
-func (v *view) checkAwaitReplyEdges(n *Node, cfg map[string]any) Errors {
-	var errs Errors
-	if !v.hasLabel(n.ID, LabelAnswered) {
-		errs = append(errs, nodeProblem(CodeAwaitReplyEdges, n.ID, "", "AWAIT_REPLY node %q has no outgoing edge labeled 'answered' — every await_reply node needs one, for the reply to continue along", n.ID))
-	}
-	if mode, _ := cfg["matchMode"].(string); mode == "options" && !v.hasLabel(n.ID, LabelUnanswered) {
-		errs = append(errs, nodeProblem(CodeAwaitReplyEdges, n.ID, "", "AWAIT_REPLY node %q uses matchMode 'options' but has no outgoing edge labeled 'unanswered' — a reply that matches none of the offered options must have somewhere to go", n.ID))
-	}
-	return errs
-}
-
-// checkSwitchLabels: one edge per case label plus exactly one 'default';
-// publishing refuses a missing, repeated or extra label.
-func (v *view) checkSwitchLabels(n *Node, cfg map[string]any) Errors {
-	var errs Errors
-	cases := map[string]bool{}
-	var order []string
-	if list, ok := cfg["cases"].([]any); ok {
-		for _, c := range list {
-			if m, ok := c.(map[string]any); ok {
-				if l, ok := m["label"].(string); ok && !cases[l] {
-					cases[l] = true
-					order = append(order, l)
-				}
-			}
-		}
-	}
-	bad := func(format string, args ...any) {
-		errs = append(errs, nodeProblem(CodeSwitchLabels, n.ID, "", format, args...))
-	}
-	for _, l := range append(order, LabelDefault) {
-		switch c := v.countLabel(n.ID, l); {
-		case c == 0 && l == LabelDefault:
-			bad("Switch node %q has no edge labeled 'default'; every switch needs exactly one, for when no case is true.", n.ID)
-		case c == 0:
-			bad("Switch node %q has no edge labeled %q for its case %q.", n.ID, l, l)
-		case c > 1:
-			bad("Switch node %q has %d edges labeled %q; each label needs exactly one edge.", n.ID, c, l)
-		}
-	}
-	for _, e := range v.out[n.ID] {
-		if !cases[e.Label] && e.Label != LabelDefault && e.Label != LabelLoopExhausted {
-			if e.Label == "" {
-				bad("Switch node %q has an unlabeled edge %q; each edge of a switch is labeled with a case or 'default'.", n.ID, e.ID)
-			} else {
-				bad("Switch node %q has an edge %q labeled %q, which is not one of its cases or 'default'.", n.ID, e.ID, e.Label)
-			}
-		}
-	}
-	return errs
 }
 
 func quoteJoin(ids []string) string {

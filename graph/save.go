@@ -17,11 +17,17 @@ type view struct {
 	specs []*node.Spec       // nil for an unknown type
 	cfgs  []map[string]any   // nil when the config is not a JSON object
 	out   map[string][]*Edge // outgoing edges by source id, document order
+	idx   map[string]int     // first node with each id
+	views []*node.View       // as the rules see each node, built on first use
 }
 
 func newView(g *Graph, reg *node.Registry) *view {
-	v := &view{g: g, reg: reg, specs: make([]*node.Spec, len(g.Nodes)), cfgs: make([]map[string]any, len(g.Nodes)), out: map[string][]*Edge{}}
+	v := &view{g: g, reg: reg, specs: make([]*node.Spec, len(g.Nodes)), cfgs: make([]map[string]any, len(g.Nodes)),
+		out: map[string][]*Edge{}, idx: make(map[string]int, len(g.Nodes)), views: make([]*node.View, len(g.Nodes))}
 	for i := range g.Nodes {
+		if _, dup := v.idx[g.Nodes[i].ID]; !dup {
+			v.idx[g.Nodes[i].ID] = i
+		}
 		v.specs[i], _ = reg.Lookup(g.Nodes[i].Type)
 		var cfg map[string]any
 		if json.Unmarshal(g.Nodes[i].Config, &cfg) == nil {
@@ -40,7 +46,8 @@ func newView(g *Graph, reg *node.Registry) *view {
 
 // CheckSave runs the checks a draft save applies (updateWorkflow): the size
 // caps, maxVisits, mockResponse, retry, reserved names, unknown and malformed
-// config fields, and the await_reply edge rules. A draft may still be missing
+// config fields, and each type's own save rules (node.Rules.Save: the
+// await_reply edges). A draft may still be missing
 // required fields or be disconnected; publishing catches those.
 func CheckSave(g *Graph, reg *node.Registry) Errors {
 	return newView(g, reg).save()
@@ -81,14 +88,11 @@ func (v *view) saveNode(i int) Errors {
 	}
 	delete(rest, node.FieldMaxVisits)
 	errs = append(errs, v.checkMocks(n, spec, rest)...)
-	errs = append(errs, v.checkRetry(n, spec, rest)...)
+	errs = append(errs, v.checkRetry(i, rest)...)
 	for _, fe := range node.ValidateConfig(spec, rest) {
 		errs = append(errs, fieldProblem(n, fe))
 	}
-	if n.Type == "await_reply" {
-		errs = append(errs, v.checkAwaitReplyEdges(n, cfg)...)
-	}
-	return errs
+	return append(errs, v.runRule(i, spec.Rules.Save)...)
 }
 
 // checkMaxVisits applies the seed's maxVisits rules with its exact wording.
@@ -137,7 +141,8 @@ func (v *view) checkMocks(n *Node, spec *node.Spec, rest map[string]any) Errors 
 }
 
 // checkRetry refuses a retry policy where the seed does not allow one.
-func (v *view) checkRetry(n *Node, spec *node.Spec, rest map[string]any) Errors {
+func (v *view) checkRetry(i int, rest map[string]any) Errors {
+	n, spec := &v.g.Nodes[i], v.specs[i]
 	val, ok := rest[node.FieldRetry]
 	if !ok {
 		return nil
@@ -150,11 +155,10 @@ func (v *view) checkRetry(n *Node, spec *node.Spec, rest map[string]any) Errors 
 		return notAllowed(fmt.Sprintf("only allowed on %s nodes, not on %s", node.JoinNames(v.reg.Names(func(s *node.Spec) bool { return s.Retry })), n.Type))
 	}
 	// Seed: "Saving refuses retry ... on a webhook with async: true, on an action with fetchAsBase64Var".
-	if async, _ := rest["async"].(bool); async && n.Type == "webhook" {
-		return notAllowed("not allowed on a webhook with async: true, which does not wait for an answer to retry on")
-	}
-	if fv, has := rest["fetchAsBase64Var"]; has && fv != nil && n.Type == "action" {
-		return notAllowed("not allowed on an action with fetchAsBase64Var")
+	if spec.Rules.NoRetry != nil {
+		if why := spec.Rules.NoRetry(v.nodeView(i)); why != "" {
+			return notAllowed(why)
+		}
 	}
 	if m, ok := val.(map[string]any); ok {
 		var errs Errors

@@ -17,6 +17,7 @@ func Markdown(s *Spec) string {
 	b.WriteString("\n## Edges\n\n")
 	b.WriteString(routingText(s))
 	b.WriteString("\n\nAny node may also have one edge labeled `loop_exhausted`, taken at most once per run when the node has used up its maxVisits and the graph reaches it again.\n")
+	b.WriteString("\n## Where it runs\n\n" + RunsText(s) + "\n")
 	b.WriteString("\n## Capabilities\n\n")
 	fmt.Fprintf(&b, "- mockResponse / mockError: %s\n- failure edges (success / failure): %s\n- retry policy: %s\n", yesNo(s.Mockable), yesNo(s.FailureEdges), yesNo(s.Retry))
 	if len(s.Examples) > 0 {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/clock"
-	"github.com/wetel/wetel/failure"
 )
 
 // Executor runs one node. It is built once per graph from the node's config
@@ -91,6 +90,9 @@ type Exec struct {
 	// Services are the outside systems the run may call; nil when none is
 	// available (see Services).
 	Services *Services
+	// Place is where the run takes place (OnServer, Offline; zero when the
+	// caller did not say), so an error can say what is missing there.
+	Place Place
 	// call is the report of a call that succeeded after retrying, noted by
 	// callout.Retry for the engine to put on the trace row. It lives here
 	// rather than in Outcome: a larger Outcome costs every dispatch of every
@@ -140,14 +142,6 @@ func Fatal(err error) error { return &FatalError{Err: err} }
 func IsFatal(err error) bool {
 	var f *FatalError
 	return errors.As(err, &f)
-}
-
-// NotAvailableOffline is the error of a node type whose real work (a model, a
-// partner API, a store) is not part of this build or this mode.
-func NotAvailableOffline(nodeType, nodeID string) error {
-	return &failure.Error{Code: failure.Unknown, Message: fmt.Sprintf(
-		"%s node %q cannot run: %s nodes are not available offline; run in mock mode with a mockResponse or mockError on the node",
-		nodeType, nodeID, nodeType)}
 }
 
 // Lookup reads a dot path ("orderLookup.data.0.id") from vars. Numeric
@@ -202,12 +196,4 @@ func Scalar(v any) (string, bool) {
 		return t.String(), true
 	}
 	return "", false
-}
-
-// Offline builds the executor of a type whose real work is not available in
-// this build: every run of it fails with NotAvailableOffline, so mock mode is
-// the way to run it.
-func Offline(b BuildInput) (Executor, error) {
-	err := NotAvailableOffline(b.Type, b.NodeID)
-	return ExecutorFunc(func(context.Context, *Exec) (Outcome, error) { return Outcome{}, err }), nil
 }

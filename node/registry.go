@@ -34,8 +34,8 @@ func (r *Registry) Add(s *Spec) error {
 	if s.Type == "" || strings.ToLower(s.Type) != s.Type {
 		return fmt.Errorf("node type %q: names are lowercase and not empty", s.Type)
 	}
-	if s.Build == nil {
-		return fmt.Errorf("node type %q: no Build function", s.Type)
+	if s.Build == nil && s.Runs != 0 {
+		return fmt.Errorf("node type %q: no Build function, though it runs %s", s.Type, s.Runs.Name())
 	}
 	if s.Pauses != (s.Resume != nil) {
 		return fmt.Errorf("node type %q: a type that pauses has a Resume hook, and only such a type", s.Type)
@@ -56,6 +56,9 @@ func (r *Registry) Add(s *Spec) error {
 	}
 	if s.Retry {
 		cp.Fields = append(cp.Fields, RetryField)
+	}
+	if cp.Build == nil {
+		cp.Build = notAvailable(&cp)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

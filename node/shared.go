@@ -1,6 +1,10 @@
 package node
 
-import "github.com/wetel/wetel/failure"
+import (
+	"time"
+
+	"github.com/wetel/wetel/failure"
+)
 
 // Limits the seeds fix for every node.
 const (
@@ -11,6 +15,19 @@ const (
 	// MaxMockBytes bounds mockResponse and mockError ("any JSON value up to 16 KB").
 	MaxMockBytes = 16 << 10
 )
+
+// MaxWaitExpiry is the ceiling a pausing node's expiry is clamped to (seed
+// 000: "clamped to a hard ceiling of 7 days").
+const MaxWaitExpiry = 7 * 24 * time.Hour
+
+// MaxVisitsOf reads a config's maxVisits: the value when it is a valid one,
+// with explicit true, else DefaultMaxVisits.
+func MaxVisitsOf(cfg map[string]any) (visits int, explicit bool) {
+	if f, ok := cfg[FieldMaxVisits].(float64); ok && f >= 1 && f <= MaxVisitsCeiling {
+		return int(f), true
+	}
+	return DefaultMaxVisits, false
+}
 
 // Names of the config fields every node or a capability shares.
 const (

@@ -32,7 +32,7 @@ const (
 	FormatExpression   Format = "expression"    // an expression (condition, switch, set_variable)
 	FormatVariable     Format = "variable"      // names a context variable the node writes
 	FormatPath         Format = "path"          // a dot path the node reads
-	FormatNodeID       Format = "node-id"       // names another node of the graph
+	FormatNodeID       Format = "node-id"       // names another node of the graph, which the node may continue at
 )
 
 // Field describes one config field. The JSON Schema served by nodeConfigSchema,
@@ -101,12 +101,23 @@ type Spec struct {
 	// Resume continues a paused node of the type from its stored state and
 	// what arrived (a reply, a decision, an expiry); required when Pauses.
 	Resume ResumeFunc
+	// Entry is the type every run that is not a resume begins at (start); a
+	// graph needs exactly one node of it.
+	Entry bool
+	// Runs are the places the type does its real work. Empty means mock mode
+	// only (or nowhere, for a type that is not Mockable): the type may then
+	// leave Build unset, and every run of it fails saying so.
+	Runs Place
+	// Rules are the type's own edge-label rules, save and publish checks and
+	// diagnostics (see Rules).
+	Rules Rules
 	// Examples are sample configs for the docs and the schema.
 	Examples []json.RawMessage
 	// Check runs type-specific save checks on a decoded config (for rules one
 	// field cannot express, such as "exactly one of value, from, expression").
 	Check func(cfg map[string]any) []FieldError
 	// Build compiles a validated config into an executor, once per graph.
+	// It is only optional when Runs is empty.
 	Build func(b BuildInput) (Executor, error)
 }
 

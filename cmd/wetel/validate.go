@@ -35,7 +35,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		rep.Errors = append(rep.Errors, graph.Problem{Code: "INVALID_DOCUMENT", Message: err.Error()})
 	} else {
 		rep.Errors = append(rep.Errors, graph.CheckPublish(g, node.Default)...)
-		rep.Diagnostics = append(rep.Diagnostics, graph.Diagnose(g, node.Default)...)
+		rep.Diagnostics = append(rep.Diagnostics, graph.Diagnose(g, node.Default, graph.At(node.Offline))...)
 	}
 	rep.Publishable = len(rep.Errors) == 0
 	if *asJSON {

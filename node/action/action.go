@@ -47,6 +47,8 @@ func init() {
 			{Name: "fetchAsBase64Var", Kind: node.KindString, Format: node.FormatVariable, MaxLength: 128, Description: "Store the response body in this variable as base64 (at most 10 MB)."},
 		},
 		Examples: node.Examples(`{"customActionId": 42, "outputVar": "orderLookup", "bodyTemplate": "{\"customerRef\": \"{{clientExternalId}}\"}"}`),
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -14,14 +14,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite docs/nodes from the node specs")
 
-// The reference pages are generated from the specs; this keeps them honest.
-// Run `go test ./node/all -update` after changing a spec.
+// The reference pages and their index are generated from the specs; this
+// keeps them honest. Run `go test ./node/all -update` after changing a spec.
 func TestReferencePagesUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "nodes")
+	pages := map[string]string{"README.md": node.Index(node.Default)}
 	for _, typ := range node.Default.Types() {
 		spec, _ := node.Default.Lookup(typ)
-		want := node.Markdown(spec)
-		path := filepath.Join(dir, typ+".md")
+		pages[typ+".md"] = node.Markdown(spec)
+	}
+	for name, want := range pages {
+		path := filepath.Join(dir, name)
 		if *update {
 			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 				t.Fatal(err)
@@ -30,23 +33,52 @@ func TestReferencePagesUpToDate(t *testing.T) {
 		}
 		got, err := os.ReadFile(path)
 		if err != nil || string(got) != want {
-			t.Errorf("%s is out of date with the %s spec; run go test ./node/all -update", path, typ)
+			t.Errorf("%s is out of date with the node specs; run go test ./node/all -update", path)
 		}
 	}
 }
 
+// The seed's 17 types are registered with the capabilities and places the
+// seeds and this build give them. A type added beside them changes nothing
+// here.
 func TestSeventeenNodeTypes(t *testing.T) {
 	t.Parallel()
-	if got := len(node.Default.Types()); got != 17 {
-		t.Fatalf("%d node types registered: %v", got, node.Default.Types())
+	everywhere, mockOnly := node.OnServer|node.Offline, node.Place(0)
+	seed := []struct {
+		typ             string
+		mockable, retry bool
+		runs            node.Place
+	}{
+		{"action", true, true, everywhere},
+		{"approval", false, false, mockOnly},
+		{"await_reply", false, false, everywhere},
+		{"condition", false, false, everywhere},
+		{"end_session", false, false, everywhere},
+		{"generate_artifact", false, false, mockOnly},
+		{"knowledge_search", false, false, mockOnly},
+		{"llm", true, false, mockOnly},
+		{"pdf_export", true, false, mockOnly},
+		{"response", false, false, everywhere},
+		{"router", false, false, everywhere},
+		{"set_variable", false, false, everywhere},
+		{"start", false, false, everywhere},
+		{"sub_agent", true, false, mockOnly},
+		{"switch", false, false, everywhere},
+		{"tool", true, true, everywhere},
+		{"webhook", true, true, everywhere},
 	}
-	mockable := node.Default.Names(func(s *node.Spec) bool { return s.Mockable })
-	if want := "action, llm, pdf_export, sub_agent, tool and webhook"; node.JoinNames(mockable) != want {
-		t.Errorf("mockable types %v", mockable)
-	}
-	retry := node.Default.Names(func(s *node.Spec) bool { return s.Retry })
-	if node.JoinNames(retry) != "action, tool and webhook" {
-		t.Errorf("retry types %v", retry)
+	for _, want := range seed {
+		s, ok := node.Default.Lookup(want.typ)
+		if !ok {
+			t.Errorf("seed type %s is not registered", want.typ)
+			continue
+		}
+		if s.Mockable != want.mockable || s.Retry != want.retry || s.Runs != want.runs {
+			t.Errorf("%s: mockable %v, retry %v, runs %q; want %v, %v, %q", want.typ, s.Mockable, s.Retry, s.Runs.Name(), want.mockable, want.retry, want.runs.Name())
+		}
+		if s.Entry != (want.typ == "start") {
+			t.Errorf("%s: Entry %v", want.typ, s.Entry)
+		}
 	}
 }
 

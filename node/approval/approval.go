@@ -1,12 +1,11 @@
 // Package approval is the approval node: it pauses the run until a workspace
-// owner approves or rejects it. Approvals need the store and the server, which
-// are not part of this build yet, so the node refuses to run here.
+// owner approves or rejects it. Deciding approvals is not part of this build
+// yet, so every run of the node fails, on the server and offline alike.
 package approval
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/wetel/wetel/node"
@@ -29,10 +28,8 @@ func init() {
 			{Name: "saveAs", Kind: node.KindString, Format: node.FormatVariable, MaxLength: 128, Description: "The variable the decision lands in."},
 		},
 		Examples: node.Examples(`{"promptTemplate": "Refund {{amount}} to {{customer}}?", "saveAs": "refundDecision"}`),
-		Build: func(node.BuildInput) (node.Executor, error) {
-			err := node.Fatal(errors.New("approval needs the server's store to pause the run for an owner's decision, which this mode does not have"))
-			return node.ExecutorFunc(func(context.Context, *node.Exec) (node.Outcome, error) { return node.Outcome{}, err }), nil
-		},
+		Rules:    rules,
+		// Runs is empty: approvals are not part of this build, and the type has no mock mode.
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/wetel/wetel/node"
@@ -20,7 +21,7 @@ import (
 // Limits from seed 000.
 const (
 	DefaultExpiry = 24 * time.Hour
-	MaxExpiry     = 7 * 24 * time.Hour
+	MaxExpiry     = node.MaxWaitExpiry
 )
 
 func init() {
@@ -29,7 +30,8 @@ func init() {
 		Summary: "Asks the user a question, ends the turn, and continues from its successor when the next message arrives.",
 		Description: "Routing is by edge label: 'answered' (required on every await_reply node) and 'unanswered' " +
 			"(required, and only reachable, when matchMode is 'options'). In options mode the list is built from the " +
-			"array at optionsFrom (at most 20 options, labels cut to 80 characters), stored when the question is asked, " +
+			"array at optionsFrom (at most " + strconv.Itoa(reply.MaxOptions) + " options, labels cut to " +
+			strconv.Itoa(reply.MaxLabelRunes) + " characters), stored when the question is asked, " +
 			"and exposed to promptTemplate as awaitReplyOptions for this one render. A reply is matched in tiers: slot " +
 			"number, exact id, normalised label, unique whole token; each tier needs exactly one winner. saveAs holds " +
 			"the reply text (free_text, or unanswered) or the matched option {slot, id, label}. The wait expires after " +
@@ -51,6 +53,8 @@ func init() {
 		},
 		Examples: node.Examples(`{"promptTemplate": "Which one?\n{{#each awaitReplyOptions}}{{slot}}. {{label}}\n{{/each}}", "saveAs": "chosenOrder", "matchMode": "options", "optionsFrom": "orderLookup.data", "optionIdField": "order_id", "optionLabelField": "description"}`),
 		Check:    check,
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -24,6 +24,8 @@ func init() {
 				Description: "A boolean expression, for example `userAge > 18` or `_lastNodeErrorCode == \"TIMEOUT\"`."},
 		},
 		Examples: node.Examples(`{"expression": "userAge > 18"}`),
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -23,6 +23,8 @@ func init() {
 			{Name: "runEvaluation", Kind: node.KindBoolean, Default: false, Description: "Trigger a post-session evaluation."},
 		},
 		Examples: node.Examples(`{}`, `{"requireConfirmation": true, "confirmationTemplate": "Shall I close this conversation?"}`),
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -21,6 +21,6 @@ func init() {
 			{Name: "outputVar", Kind: node.KindString, Format: node.FormatVariable, Required: true, MaxLength: 128, Description: "The variable {artifactId} lands in."},
 		},
 		Examples: node.Examples(`{"kind": "markdown", "promptTemplate": "Summarise: {{notes}}", "outputVar": "summary"}`),
-		Build:    node.Offline,
+		// Runs is empty: artifact generation is not part of this build, and the type has no mock mode.
 	})
 }

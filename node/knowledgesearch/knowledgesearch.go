@@ -23,6 +23,6 @@ func init() {
 			{Name: "outputVar", Kind: node.KindString, Format: node.FormatVariable, Required: true, MaxLength: 128, Description: "The variable the passages land in."},
 		},
 		Examples: node.Examples(`{"knowledgeBaseId": 3, "queryTemplate": "{{userMessage}}", "topK": 5, "outputVar": "passages"}`),
-		Build:    node.Offline,
+		// Runs is empty: knowledge bases are not part of this build, and the type has no mock mode.
 	})
 }

@@ -30,6 +30,7 @@ func init() {
 			{Name: "maxTokens", Kind: node.KindInteger, Min: node.Float(1), Max: node.Float(128000), Description: "Cap on the reply's length in tokens."},
 		},
 		Examples: node.Examples(`{"promptTemplate": "Classify this message: \"{{userMessage}}\". Respond with ONLY one word: order_status, or general.", "outputVar": "intent"}`),
-		Build:    node.Offline,
+		Rules:    rules,
+		// Runs is empty: no model client is part of this build, so mock mode only.
 	})
 }

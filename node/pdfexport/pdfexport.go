@@ -23,6 +23,6 @@ func init() {
 			{Name: "outputVar", Kind: node.KindString, Format: node.FormatVariable, Required: true, MaxLength: 128, Description: "The variable {artifactId} lands in."},
 		},
 		Examples: node.Examples(`{"sectionsVar": "tripDays", "layout": "itinerary", "title": "Your trip", "outputVar": "pdf"}`),
-		Build:    node.Offline,
+		// Runs is empty: no PDF renderer is part of this build, so mock mode only.
 	})
 }

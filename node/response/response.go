@@ -26,6 +26,7 @@ func init() {
 			MoodField,
 		},
 		Examples: node.Examples(`{"messageTemplate": "Here's your order status: {{order_result}}", "mood": "helpful"}`),
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -24,6 +24,8 @@ func init() {
 				Description: "Id of the node to go to when no edge label matches."},
 		},
 		Examples: node.Examples(`{"variable": "intent", "defaultTarget": "respond_general"}`),
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -44,6 +44,8 @@ func init() {
 			`{"assignments": [{"var": "qty", "from": "extracted.quantity", "coerce": "number", "default": 1}]}`,
 			`{"assignments": [{"var": "total", "expression": "qty * unitPrice"}, {"var": "summary", "value": {"qty": "{{qty}}", "note": "Order of {{qty}}"}}]}`),
 		Check: check,
+		Rules: rules,
+		Runs:  node.OnServer | node.Offline,
 		Build: build,
 	})
 }

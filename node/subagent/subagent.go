@@ -31,6 +31,6 @@ func init() {
 			{Name: "timeoutMs", Kind: node.KindInteger, Default: 60000, Min: node.Float(1), Max: node.Float(300000), Description: "Time per target in ms (default 60000, ceiling 300000)."},
 		},
 		Examples: node.Examples(`{"targets": [{"agentId": 7, "messageTemplate": "{{userMessage}}"}, {"agentId": 9, "messageTemplate": "{{userMessage}}"}], "resultVar": "specialists"}`),
-		Build:    node.Offline,
+		// Runs is empty: child sessions are not part of this build, so mock mode only.
 	})
 }

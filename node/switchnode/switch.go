@@ -32,6 +32,8 @@ func init() {
 		},
 		Examples: node.Examples(`{"cases": [{"label": "large", "expression": "amount > 1000"}, {"label": "gold", "expression": "tier == \"gold\""}]}`),
 		Check:    check,
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

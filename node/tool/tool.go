@@ -39,6 +39,7 @@ func init() {
 		},
 		Examples: node.Examples(`{"toolName": "get_order_status", "connectorId": 12, "outputVar": "order_result", "argsTemplate": "{\"orderQuery\": \"{{userMessage}}\"}"}`),
 		Check:    check,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

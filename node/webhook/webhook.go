@@ -45,6 +45,8 @@ func init() {
 		},
 		Examples: node.Examples(`{"url": "https://hooks.example.com/orders", "method": "POST", "bodyTemplate": "{\"text\": \"{{userMessage}}\"}", "outputVar": "hookResult"}`),
 		Check:    check,
+		Rules:    rules,
+		Runs:     node.OnServer | node.Offline,
 		Build:    build,
 	})
 }

@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
+	WorkflowVersion() WorkflowVersionResolver
 }
 
 type DirectiveRoot struct {
@@ -140,6 +141,14 @@ type ComplexityRoot struct {
 		StartSession         func(childComplexity int, input StartSessionInput) int
 		UpdateAgent          func(childComplexity int, id int, input UpdateAgentInput) int
 		UpdateWorkflow       func(childComplexity int, id int, input UpdateWorkflowInput) int
+	}
+
+	NodeType struct {
+		Availability func(childComplexity int) int
+		Mockable     func(childComplexity int) int
+		Name         func(childComplexity int) int
+		RunsOn       func(childComplexity int) int
+		Summary      func(childComplexity int) int
 	}
 
 	PendingAwaitReply struct {
@@ -256,6 +265,7 @@ type ComplexityRoot struct {
 		Number      func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		PublishedBy func(childComplexity int) int
+		Warnings    func(childComplexity int) int
 		WorkflowID  func(childComplexity int) int
 	}
 }
@@ -295,7 +305,7 @@ type QueryResolver interface {
 	WorkflowVersionDiff(ctx context.Context, workflowID int, version int) (*WorkflowDiff, error)
 	WorkflowDiagnostics(ctx context.Context, workflowID int) (*Diagnostics, error)
 	NodeConfigSchema(ctx context.Context, typeArg string) (JSON, error)
-	NodeTypes(ctx context.Context) ([]string, error)
+	NodeTypes(ctx context.Context) ([]NodeType, error)
 	WorkflowRun(ctx context.Context, id int) (*WorkflowRun, error)
 	WorkflowRuns(ctx context.Context, sessionID *int, workflowID *int, status *RunStatus, before *int, first *int) ([]WorkflowRun, error)
 	PendingAwaitReplies(ctx context.Context, sessionID *int) ([]PendingAwaitReply, error)
@@ -312,6 +322,9 @@ type QueryResolver interface {
 }
 type SubscriptionResolver interface {
 	SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error)
+}
+type WorkflowVersionResolver interface {
+	Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -847,6 +860,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWorkflow(childComplexity, args["id"].(int), args["input"].(UpdateWorkflowInput)), true
+
+	case "NodeType.availability":
+		if e.ComplexityRoot.NodeType.Availability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeType.Availability(childComplexity), true
+	case "NodeType.mockable":
+		if e.ComplexityRoot.NodeType.Mockable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeType.Mockable(childComplexity), true
+	case "NodeType.name":
+		if e.ComplexityRoot.NodeType.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeType.Name(childComplexity), true
+	case "NodeType.runsOn":
+		if e.ComplexityRoot.NodeType.RunsOn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeType.RunsOn(childComplexity), true
+	case "NodeType.summary":
+		if e.ComplexityRoot.NodeType.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeType.Summary(childComplexity), true
 
 	case "PendingAwaitReply.createdAt":
 		if e.ComplexityRoot.PendingAwaitReply.CreatedAt == nil {
@@ -1432,6 +1476,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorkflowVersion.PublishedBy(childComplexity), true
+	case "WorkflowVersion.warnings":
+		if e.ComplexityRoot.WorkflowVersion.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkflowVersion.Warnings(childComplexity), true
 	case "WorkflowVersion.workflowId":
 		if e.ComplexityRoot.WorkflowVersion.WorkflowID == nil {
 			break
@@ -1734,6 +1784,22 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Message", field.Name)
 }
 
+func (ec *executionContext) childFields_NodeType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_NodeType_name(ctx, field)
+	case "summary":
+		return ec.fieldContext_NodeType_summary(ctx, field)
+	case "runsOn":
+		return ec.fieldContext_NodeType_runsOn(ctx, field)
+	case "mockable":
+		return ec.fieldContext_NodeType_mockable(ctx, field)
+	case "availability":
+		return ec.fieldContext_NodeType_availability(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NodeType", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingAwaitReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1908,6 +1974,8 @@ func (ec *executionContext) childFields_WorkflowVersion(ctx context.Context, fie
 		return ec.fieldContext_WorkflowVersion_publishedAt(ctx, field)
 	case "publishedBy":
 		return ec.fieldContext_WorkflowVersion_publishedBy(ctx, field)
+	case "warnings":
+		return ec.fieldContext_WorkflowVersion_warnings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WorkflowVersion", field.Name)
 }
@@ -4696,6 +4764,121 @@ func (ec *executionContext) fieldContext_Mutation_deleteMcpConnector(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _NodeType_name(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeType_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeType_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeType", field, false, false, "String")
+}
+
+func (ec *executionContext) _NodeType_summary(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeType_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeType_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeType", field, false, false, "String")
+}
+
+func (ec *executionContext) _NodeType_runsOn(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeType_runsOn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunsOn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []NodePlace) graphql.Marshaler {
+			return ec.marshalNNodePlace2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeType_runsOn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeType", field, false, false, "NodePlace")
+}
+
+func (ec *executionContext) _NodeType_mockable(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeType_mockable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mockable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeType_mockable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeType", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _NodeType_availability(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeType_availability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Availability, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeType_availability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeType", field, false, false, "String")
+}
+
 func (ec *executionContext) _PendingAwaitReply_id(ctx context.Context, field graphql.CollectedField, obj *PendingAwaitReply) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5323,15 +5506,24 @@ func (ec *executionContext) _Query_nodeTypes(ctx context.Context, field graphql.
 			return ec.Resolvers.Query().NodeTypes(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []NodeType) graphql.Marshaler {
+			return ec.marshalNNodeType2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodeTypeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query_nodeTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Query", field, true, true, "String")
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NodeType(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_workflowRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -7107,6 +7299,38 @@ func (ec *executionContext) _WorkflowVersion_publishedBy(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_WorkflowVersion_publishedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WorkflowVersion", field, false, false, "String")
+}
+
+func (ec *executionContext) _WorkflowVersion_warnings(ctx context.Context, field graphql.CollectedField, obj *WorkflowVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorkflowVersion_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorkflowVersion().Warnings(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []Problem) graphql.Marshaler {
+			return ec.marshalNProblem2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐProblemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorkflowVersion_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WorkflowVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Problem(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -9424,6 +9648,59 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var nodeTypeImplementors = []string{"NodeType"}
+
+func (ec *executionContext) _NodeType(ctx context.Context, sel ast.SelectionSet, obj *NodeType) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nodeTypeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NodeType")
+		case "name":
+			out.Values[i] = ec._NodeType_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "summary":
+			out.Values[i] = ec._NodeType_summary(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runsOn":
+			out.Values[i] = ec._NodeType_runsOn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mockable":
+			out.Values[i] = ec._NodeType_mockable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "availability":
+			out.Values[i] = ec._NodeType_availability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pendingAwaitReplyImplementors = []string{"PendingAwaitReply"}
 
 func (ec *executionContext) _PendingAwaitReply(ctx context.Context, sel ast.SelectionSet, obj *PendingAwaitReply) graphql.Marshaler {
@@ -10143,28 +10420,34 @@ func (ec *executionContext) _WorkflowVersion(ctx context.Context, sel ast.Select
 		case "workflowId":
 			out.Values[i] = ec._WorkflowVersion_workflowId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "number":
 			out.Values[i] = ec._WorkflowVersion_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "graph":
 			out.Values[i] = ec._WorkflowVersion_graph(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedAt":
 			out.Values[i] = ec._WorkflowVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedBy":
 			out.Values[i] = ec._WorkflowVersion_publishedBy(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "warnings":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorkflowVersion_warnings(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10796,6 +11079,66 @@ func (ec *executionContext) marshalNMessage2ᚕgithubᚗcomᚋwetelᚋwetelᚋse
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMessage2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐMessage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNNodePlace2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlace(ctx context.Context, v any) (NodePlace, error) {
+	var res NodePlace
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNodePlace2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlace(ctx context.Context, sel ast.SelectionSet, v NodePlace) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNNodePlace2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlaceᚄ(ctx context.Context, v any) ([]NodePlace, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]NodePlace, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNNodePlace2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlace(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNNodePlace2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlaceᚄ(ctx context.Context, sel ast.SelectionSet, v []NodePlace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNodePlace2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNodeType2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodeType(ctx context.Context, sel ast.SelectionSet, v NodeType) graphql.Marshaler {
+	return ec._NodeType(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNNodeType2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodeTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []NodeType) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNodeType2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodeType(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -151,6 +151,19 @@ type Message struct {
 type Mutation struct {
 }
 
+// A node type, as its spec declares it (the reference pages in docs/nodes are generated from the same spec).
+type NodeType struct {
+	// The type name, as a node's type field holds it.
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	// Where the type does its real work. Empty for a type this build cannot run: a live run of it fails saying so, and a mockable one runs in mock mode only.
+	RunsOn []NodePlace `json:"runsOn"`
+	// Whether the node may carry mockResponse and mockError, and so run in mock mode.
+	Mockable bool `json:"mockable"`
+	// Where it runs, in a sentence, as its reference page says it.
+	Availability string `json:"availability"`
+}
+
 type PendingAwaitReply struct {
 	ID        int    `json:"id"`
 	SessionID int    `json:"sessionId"`
@@ -275,6 +288,66 @@ type WorkflowVersion struct {
 	Graph       JSON      `json:"graph"`
 	PublishedAt time.Time `json:"publishedAt"`
 	PublishedBy string    `json:"publishedBy"`
+	// The diagnostics of this version's graph on this server: advice that never blocked publishing, such as NODE_TYPE_UNAVAILABLE for a node whose type does not run here.
+	Warnings []Problem `json:"warnings"`
+}
+
+// Where a run takes place.
+type NodePlace string
+
+const (
+	// wetel serve: this server, with the workspace's store, custom actions and connectors.
+	NodePlaceServer NodePlace = "SERVER"
+	// wetel run and wetel chat --graph on a graph file, with custom actions and connectors from --workspace.
+	NodePlaceOffline NodePlace = "OFFLINE"
+)
+
+var AllNodePlace = []NodePlace{
+	NodePlaceServer,
+	NodePlaceOffline,
+}
+
+func (e NodePlace) IsValid() bool {
+	switch e {
+	case NodePlaceServer, NodePlaceOffline:
+		return true
+	}
+	return false
+}
+
+func (e NodePlace) String() string {
+	return string(e)
+}
+
+func (e *NodePlace) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = NodePlace(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid NodePlace", str)
+	}
+	return nil
+}
+
+func (e NodePlace) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *NodePlace) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e NodePlace) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type NotifyOnFailure string

@@ -30,25 +30,6 @@ func (r *Resolver) readiness(ctx context.Context, ws int64, agentID int64, workf
 	return "", nil
 }
 
-// Ready is the resolver for the ready field.
-func (r *agentResolver) Ready(ctx context.Context, obj *Agent) (bool, error) {
-	reason, err := r.NotReadyReason(ctx, obj)
-	return reason == nil, err
-}
-
-// NotReadyReason is the resolver for the notReadyReason field.
-func (r *agentResolver) NotReadyReason(ctx context.Context, obj *Agent) (*string, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	reason, err := r.readiness(ctx, c.WorkspaceID, int64(obj.ID), obj.WorkflowID)
-	if err != nil || reason == "" {
-		return nil, err
-	}
-	return &reason, nil
-}
-
 // notReadyWarnings remembers the agents whose silent turn has been logged,
 // so a busy agent that is not ready logs one line, not one per message.
 type notReadyWarnings struct{ agents sync.Map }

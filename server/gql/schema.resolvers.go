@@ -15,6 +15,25 @@ import (
 	"github.com/wetel/wetel/store"
 )
 
+// Ready is the resolver for the ready field.
+func (r *agentResolver) Ready(ctx context.Context, obj *Agent) (bool, error) {
+	reason, err := r.NotReadyReason(ctx, obj)
+	return reason == nil, err
+}
+
+// NotReadyReason is the resolver for the notReadyReason field.
+func (r *agentResolver) NotReadyReason(ctx context.Context, obj *Agent) (*string, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reason, err := r.readiness(ctx, c.WorkspaceID, int64(obj.ID), obj.WorkflowID)
+	if err != nil || reason == "" {
+		return nil, err
+	}
+	return &reason, nil
+}
+
 // CreateWorkflow is the resolver for the createWorkflow field.
 func (r *mutationResolver) CreateWorkflow(ctx context.Context, input CreateWorkflowInput) (*Workflow, error) {
 	c, err := caller(ctx)
@@ -392,11 +411,11 @@ func (r *queryResolver) NodeConfigSchema(ctx context.Context, typeArg string) (J
 }
 
 // NodeTypes is the resolver for the nodeTypes field.
-func (r *queryResolver) NodeTypes(ctx context.Context) ([]string, error) {
+func (r *queryResolver) NodeTypes(ctx context.Context) ([]NodeType, error) {
 	if _, err := caller(ctx); err != nil {
 		return nil, err
 	}
-	return r.Registry.Types(), nil
+	return r.nodeTypes(), nil
 }
 
 // WorkflowRun is the resolver for the workflowRun field.
@@ -624,6 +643,11 @@ func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int,
 	return r.subscribe(ctx, c, sessionID, int64(deref(afterSeq)))
 }
 
+// Warnings is the resolver for the warnings field.
+func (r *workflowVersionResolver) Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error) {
+	return r.versionWarnings(obj)
+}
+
 // Agent returns AgentResolver implementation.
 func (r *Resolver) Agent() AgentResolver { return &agentResolver{r} }
 
@@ -636,9 +660,13 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // Subscription returns SubscriptionResolver implementation.
 func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
+// WorkflowVersion returns WorkflowVersionResolver implementation.
+func (r *Resolver) WorkflowVersion() WorkflowVersionResolver { return &workflowVersionResolver{r} }
+
 type (
-	agentResolver        struct{ *Resolver }
-	mutationResolver     struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	subscriptionResolver struct{ *Resolver }
+	agentResolver           struct{ *Resolver }
+	mutationResolver        struct{ *Resolver }
+	queryResolver           struct{ *Resolver }
+	subscriptionResolver    struct{ *Resolver }
+	workflowVersionResolver struct{ *Resolver }
 )

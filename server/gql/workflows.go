@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wetel/wetel/graph"
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/store"
 )
 
@@ -73,7 +74,7 @@ func (r *Resolver) diagnostics(w store.Workflow) (*Diagnostics, error) {
 		return out, nil
 	}
 	out.Errors = toProblems(graph.CheckPublish(g, r.Registry))
-	out.Warnings = toProblems(graph.Diagnose(g, r.Registry))
+	out.Warnings = toProblems(graph.Diagnose(g, r.Registry, graph.At(node.OnServer)))
 	out.Publishable = len(out.Errors) == 0
 	return out, nil
 }
