@@ -7,6 +7,7 @@ import (
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Plan is a graph compiled for running: executors built, templates parsed,
@@ -134,24 +135,24 @@ func (p *Plan) compileNode(i int, reg *node.Registry) error {
 func (p *Plan) addEdge(e *graph.Edge) {
 	src := &p.nodes[p.index[e.Source]]
 	t := p.index[e.Target]
-	if e.Label == graph.LabelLoopExhausted {
+	if e.Label == vocab.LabelLoopExhausted {
 		src.exhausted = append(src.exhausted, t)
 		return
 	}
 	switch src.spec.Routing {
 	case node.RouteAll:
 		switch {
-		case src.spec.FailureEdges && e.Label == graph.LabelSuccess:
+		case src.spec.FailureEdges && e.Label == vocab.LabelSuccess:
 			src.success = append(src.success, t)
 			src.failureRouting = true
-		case src.spec.FailureEdges && e.Label == graph.LabelFailure:
+		case src.spec.FailureEdges && e.Label == vocab.LabelFailure:
 			src.failureTo = append(src.failureTo, t)
 			src.failureRouting = true
 		default:
 			src.all = append(src.all, t)
 		}
 	case node.RouteBool:
-		if e.Label != graph.LabelTrue && e.Label != graph.LabelFalse && src.badLabel == nil {
+		if e.Label != vocab.LabelTrue && e.Label != vocab.LabelFalse && src.badLabel == nil {
 			src.badLabel = e
 		}
 		fallthrough

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // Diagnostic codes: likely problems that never block publishing. The codes
@@ -82,16 +83,16 @@ func (v *view) diagnoseEdges(i int) []Problem {
 		}
 		out = append(out, p)
 	}
-	hasSuccess, hasFailure := v.hasLabel(n.ID, LabelSuccess), v.hasLabel(n.ID, LabelFailure)
+	hasSuccess, hasFailure := v.hasLabel(n.ID, vocab.LabelSuccess), v.hasLabel(n.ID, vocab.LabelFailure)
 	if spec.FailureEdges && hasSuccess && !hasFailure {
 		diag(DiagSuccessWithoutFailure, nil, "Node %q has a 'success' edge but no 'failure' edge, so a failure still fails the whole run.", n.ID)
 	}
 	for _, e := range v.out[n.ID] {
 		switch {
-		case e.Label == LabelLoopExhausted:
-		case !spec.FailureEdges && (e.Label == LabelSuccess || e.Label == LabelFailure) && !v.routesOn(i, e.Label):
+		case e.Label == vocab.LabelLoopExhausted:
+		case !spec.FailureEdges && (e.Label == vocab.LabelSuccess || e.Label == vocab.LabelFailure) && !v.routesOn(i, e.Label):
 			diag(DiagFailureEdgeUnroutable, e, "Edge %q out of %s node %q is labeled %q, but %s.", e.ID, n.Type, n.ID, e.Label, unroutableWhy(spec))
-		case spec.FailureEdges && (hasSuccess || hasFailure) && e.Label != LabelSuccess && e.Label != LabelFailure:
+		case spec.FailureEdges && (hasSuccess || hasFailure) && e.Label != vocab.LabelSuccess && e.Label != vocab.LabelFailure:
 			diag(DiagBranchNeverTaken, e, "Edge %q is never taken: node %q routes by its 'success' and 'failure' edges, and never follows its other outgoing edges.", e.ID, n.ID)
 		case spec.Routing == node.RouteOutcome && !v.routesOn(i, e.Label):
 			diag(DiagBranchNeverTaken, e, "Edge %q out of %s node %q is labeled %q, which is not one of its outcomes (%s).", e.ID, n.Type, n.ID, e.Label, strings.Join(spec.RoutesOn(v.nodeView(i)), ", "))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // diagnoseLoops finds the graph's cycles (strongly connected components) and
@@ -77,7 +78,7 @@ func (v *view) cycles() [][]int {
 	self := make([]bool, n)
 	for i := range v.g.Nodes {
 		for _, e := range v.out[v.g.Nodes[i].ID] {
-			if t, ok := idx[e.Target]; ok && e.Label != LabelLoopExhausted {
+			if t, ok := idx[e.Target]; ok && e.Label != vocab.LabelLoopExhausted {
 				adj[i] = append(adj[i], t)
 				self[i] = self[i] || t == i
 			}

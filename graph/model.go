@@ -14,18 +14,6 @@ const (
 	MaxDocumentBytes = 8 << 20
 )
 
-// Edge labels with a meaning for every node type.
-const (
-	LabelSuccess       = "success"
-	LabelFailure       = "failure"
-	LabelLoopExhausted = "loop_exhausted"
-	LabelTrue          = "true"
-	LabelFalse         = "false"
-	LabelDefault       = "default"
-	LabelAnswered      = "answered"
-	LabelUnanswered    = "unanswered"
-)
-
 // Graph is a workflow's nodes and edges.
 type Graph struct {
 	Nodes []Node `json:"nodes"`

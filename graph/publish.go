@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // CheckPublish runs every check publishing applies: the save checks, then the
@@ -26,7 +27,7 @@ func CheckPublish(g *Graph, reg *node.Registry) Errors {
 		for _, f := range node.MissingRequired(spec, cfg) {
 			errs = append(errs, nodeProblem(CodeRequiredField, n.ID, f, "Node %q (%s) is missing the required config field %q.", n.ID, n.Type, f))
 		}
-		if spec.FailureEdges && v.hasLabel(n.ID, LabelFailure) && !v.hasLabel(n.ID, LabelSuccess) {
+		if spec.FailureEdges && v.hasLabel(n.ID, vocab.LabelFailure) && !v.hasLabel(n.ID, vocab.LabelSuccess) {
 			errs = append(errs, nodeProblem(CodeFailureWithoutSuccess, n.ID, "", "Node %q has an edge labeled 'failure' but none labeled 'success'; failure routing needs both.", n.ID))
 		}
 		errs = append(errs, v.runRule(i, spec.Rules.Publish)...)

@@ -15,7 +15,7 @@ import (
 // started and then waits for release: a slow node in flight.
 func holdSpec(entered, release chan struct{}) *node.Spec {
 	return &node.Spec{
-		Type: "hold", Summary: "Waits for the test on the first message.", Routing: node.RouteAll,
+		Type: "hold", Summary: "Waits for the test on the first message.", Routing: node.RouteAll, Runs: node.OnServer | node.Offline,
 		Build: func(node.BuildInput) (node.Executor, error) {
 			return node.ExecutorFunc(func(_ context.Context, x *node.Exec) (node.Outcome, error) {
 				if x.Vars[vocab.FactUserMessage] == "first" {

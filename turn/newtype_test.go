@@ -26,6 +26,7 @@ type confirmConfig struct {
 func confirmSpec() *node.Spec {
 	return &node.Spec{
 		Type:     "confirm",
+		Runs:     node.OnServer | node.Offline,
 		Summary:  "Asks a yes/no question and continues down yes or no.",
 		Routing:  node.RouteOutcome,
 		Outcomes: []string{"yes", "no"},

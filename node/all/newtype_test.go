@@ -22,8 +22,8 @@ import (
 // reference pages and the schema include it, and a run routes through it.
 //
 // The pausing case (a type whose Execute returns a pause of its own kind and
-// whose Spec's Resume hook picks the edge on the next input) belongs here
-// too, beside these two, once the general pause lands (issue 9, item 1).
+// whose Spec's Resume hook picks the edge on the next input) needs a store
+// to pause into, so it lives with the turns: turn/newtype_test.go.
 
 // greet is a plain type: it says hello and follows every edge.
 func greetSpec() *node.Spec {

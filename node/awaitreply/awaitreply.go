@@ -38,7 +38,7 @@ func init() {
 			"expiresAfterSeconds (default 24 hours, clamped to 7 days); an expired wait is never answered and the next " +
 			"message starts a fresh run.",
 		Routing:  node.RouteOutcome,
-		Outcomes: []string{"answered", "unanswered"},
+		Outcomes: []string{vocab.LabelAnswered, vocab.LabelUnanswered},
 		Pauses:   true,
 		Resume:   resume,
 		Fields: []node.Field{
@@ -118,7 +118,7 @@ func (e *executor) Execute(_ context.Context, x *node.Exec) (node.Outcome, error
 			return node.Outcome{}, err
 		}
 		// awaitReplyOptions exists for this one render only.
-		extra = map[string]any{"awaitReplyOptions": reply.TemplateOptions(opts)}
+		extra = map[string]any{vocab.AwaitReplyOptions: reply.TemplateOptions(opts)}
 	}
 	snapshot, err := Snapshot(x.Vars)
 	if err != nil {

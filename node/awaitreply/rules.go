@@ -1,11 +1,8 @@
 package awaitreply
 
-import "github.com/wetel/wetel/node"
-
-// The edge labels an await_reply routes on (seed 000).
-const (
-	labelAnswered   = "answered"
-	labelUnanswered = "unanswered"
+import (
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // rules are await_reply's edge rules and diagnostics.
@@ -16,18 +13,18 @@ func optionsMode(n *node.View) bool { return n.String("matchMode") == "options" 
 // labels: 'unanswered' is "required, and only reachable, when matchMode is 'options'" (seed 000).
 func labels(n *node.View) []string {
 	if optionsMode(n) {
-		return []string{labelAnswered, labelUnanswered}
+		return []string{vocab.LabelAnswered, vocab.LabelUnanswered}
 	}
-	return []string{labelAnswered}
+	return []string{vocab.LabelAnswered}
 }
 
 // checkEdges applies seed 000's edge rules, at save and at publish.
 func checkEdges(n *node.View) []node.Problem {
 	var out []node.Problem
-	if !n.HasLabel(labelAnswered) {
+	if !n.HasLabel(vocab.LabelAnswered) {
 		out = append(out, node.Problemf(node.CodeAwaitReplyEdges, "", "AWAIT_REPLY node %q has no outgoing edge labeled 'answered' — every await_reply node needs one, for the reply to continue along", n.ID))
 	}
-	if optionsMode(n) && !n.HasLabel(labelUnanswered) {
+	if optionsMode(n) && !n.HasLabel(vocab.LabelUnanswered) {
 		out = append(out, node.Problemf(node.CodeAwaitReplyEdges, "", "AWAIT_REPLY node %q uses matchMode 'options' but has no outgoing edge labeled 'unanswered' — a reply that matches none of the offered options must have somewhere to go", n.ID))
 	}
 	return out

@@ -1,11 +1,8 @@
 package switchnode
 
-import "github.com/wetel/wetel/node"
-
-// The labels a switch gives a meaning besides its cases.
-const (
-	labelDefault       = "default"
-	labelLoopExhausted = "loop_exhausted"
+import (
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // rules are the switch's edge-label rules.
@@ -27,7 +24,7 @@ func caseLabels(n *node.View) []string {
 	return order
 }
 
-func labels(n *node.View) []string { return append(caseLabels(n), labelDefault) }
+func labels(n *node.View) []string { return append(caseLabels(n), vocab.LabelDefault) }
 
 // checkLabels: one edge per case label plus exactly one 'default'; publishing
 // refuses a missing, repeated or extra label.
@@ -39,7 +36,7 @@ func checkLabels(n *node.View) []node.Problem {
 	own := labels(n)
 	for _, l := range own {
 		switch c := n.CountLabel(l); {
-		case c == 0 && l == labelDefault:
+		case c == 0 && l == vocab.LabelDefault:
 			bad("Switch node %q has no edge labeled 'default'; every switch needs exactly one, for when no case is true.", n.ID)
 		case c == 0:
 			bad("Switch node %q has no edge labeled %q for its case %q.", n.ID, l, l)
@@ -48,7 +45,7 @@ func checkLabels(n *node.View) []node.Problem {
 		}
 	}
 	for _, e := range n.Out {
-		if contains(own, e.Label) || e.Label == labelLoopExhausted {
+		if contains(own, e.Label) || e.Label == vocab.LabelLoopExhausted {
 			continue
 		}
 		if e.Label == "" {

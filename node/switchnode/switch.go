@@ -9,6 +9,7 @@ import (
 
 	"github.com/wetel/wetel/expression"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/vocab"
 )
 
 // MaxCases is the seed's bound: "a multi-way branch on up to 10 tests".
@@ -47,7 +48,7 @@ func check(cfg map[string]any) []node.FieldError {
 		label, _ := m["label"].(string)
 		path := fmt.Sprintf("cases[%d].label", i)
 		switch {
-		case label == "default" || label == "loop_exhausted":
+		case label == vocab.LabelDefault || label == vocab.LabelLoopExhausted:
 			errs = append(errs, node.FieldError{Path: path, Rule: fmt.Sprintf("%q is reserved for the switch's own edges", label)})
 		case seen[label]:
 			errs = append(errs, node.FieldError{Path: path, Rule: fmt.Sprintf("repeats the label %q; each case needs its own", label)})
