@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
@@ -24,6 +25,7 @@ type callouts struct {
 	store store.Store
 	box   *secrets.Box
 	http  *outbound.Client
+	clock clock.Clock // stamps queued async webhooks
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool

@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
 )
@@ -20,32 +20,29 @@ import (
 // sees the next start deliver it: a queued request survives a restart.
 func TestAsyncWebhookIsDurable(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []string
+	got := make(chan string, 4)
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got = append(got, r.URL.Path+" "+string(b)+" "+r.Header.Get("X-Token"))
-		mu.Unlock()
+		got <- r.URL.Path + " " + string(b) + " " + r.Header.Get("X-Token")
 	}))
 	defer partner.Close()
-	received := func(n int) []string {
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			mu.Lock()
-			out := append([]string(nil), got...)
-			mu.Unlock()
-			if len(out) >= n {
-				return out
-			}
-			time.Sleep(20 * time.Millisecond)
+	// The server's clock only moves when the test says: once the delivery
+	// poll it wakes is over, the request has been sent.
+	clk := clock.NewFake(time.Now())
+	poll := func(ts *testServer) string {
+		t.Helper()
+		ts.advance(t, clk, outboxEvery)
+		select {
+		case r := <-got:
+			return r
+		default:
+			t.Fatal("the partner got nothing in one delivery poll")
+			return ""
 		}
-		t.Fatalf("the partner got %v, want %d requests", got, n)
-		return nil
 	}
 
 	dir := t.TempDir()
-	ts := startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32"})
+	ts := startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32", Clock: clk})
 	graph := `{"nodes":[{"id":"start","type":"start"},
 		{"id":"notify","type":"webhook","config":{"url":"` + partner.URL + `/hook","method":"POST","async":true,
 		 "headers":{"X-Token":"hook-secret-value"},"bodyTemplate":"{\"said\": \"{{userMessage}}\"}"}},
@@ -61,21 +58,21 @@ func TestAsyncWebhookIsDurable(t *testing.T) {
 	if m := send(t, ts, s.StartSession.ID, "hi").SendMessage.Messages; len(m) != 1 || m[0].Text != "queued" {
 		t.Fatalf("turn: %+v", m)
 	}
-	if first := received(1); first[0] != `/hook {"said":"hi"} hook-secret-value` {
-		t.Fatalf("delivered %q", first[0])
+	if first := poll(ts); first != `/hook {"said":"hi"} hook-secret-value` {
+		t.Fatalf("delivered %q", first)
 	}
 	ts.stop(t)
 
 	// A request left in the queue while no server runs.
 	st := reopen(t, dir)
 	if _, err := st.EnqueueOutbound(context.Background(), store.OutboundRequest{WorkspaceID: 1, NodeID: "notify",
-		Method: "POST", URL: partner.URL + "/later", Body: []byte(`{"n":2}`)}); err != nil {
+		Method: "POST", URL: partner.URL + "/later", Body: []byte(`{"n":2}`), CreatedAt: clk.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
-	startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32"})
-	if all := received(2); all[1] != `/later {"n":2} ` {
-		t.Fatalf("after the restart the partner got %q", all[1])
+	ts = startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32", Clock: clk})
+	if later := poll(ts); later != `/later {"n":2} ` {
+		t.Fatalf("after the restart the partner got %q", later)
 	}
 }
 
