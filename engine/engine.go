@@ -6,6 +6,7 @@ package engine
 
 import (
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/wetel/wetel/clock"
@@ -38,12 +39,16 @@ type Options struct {
 	Limits   Limits
 	Clock    clock.Clock
 	Registry *node.Registry
+	// Logger receives what a run's trace and error must not carry: the
+	// stack of a panicking executor. nil discards it.
+	Logger *slog.Logger
 }
 
 // Engine runs plans. It holds no per-run state and is safe for concurrent use.
 type Engine struct {
 	limits Limits
 	clock  clock.Clock
+	log    *slog.Logger
 }
 
 // New returns an engine, refusing limits an operator could not mean.
@@ -66,7 +71,11 @@ func New(opts Options) (*Engine, error) {
 	if c == nil {
 		c = clock.Real{}
 	}
-	return &Engine{limits: l, clock: c}, nil
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{limits: l, clock: c, log: log}, nil
 }
 
 // Limits returns the engine's run budget.

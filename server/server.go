@@ -133,7 +133,7 @@ func (s *Server) setup(ctx context.Context) error {
 		fmt.Fprintf(s.cfg.Out, "First start: created the Demo workspace, a Help desk agent and its workflow.\n"+
 			"OWNER API key (shown once, keep it safe):\n\n    %s\n\n", key)
 	}
-	eng, err := engine.New(engine.Options{Clock: s.clock})
+	eng, err := engine.New(engine.Options{Clock: s.clock, Logger: s.log})
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	eng, err := engine.New(engine.Options{})
+	eng, err := engine.New(engine.Options{Logger: svcs.log})
 	if err != nil {
 		off.Close()
 		return nil, err

@@ -30,6 +30,7 @@ type offlineServices struct {
 	svc    *node.Services
 	outbox *node.MemoryOutbox
 	pool   *mcpclient.Pool
+	log    *slog.Logger // stderr, warnings and up
 }
 
 // parseAllow builds the operator's allowlist from the --allow-host flags
@@ -55,7 +56,7 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &offlineServices{outbox: node.NewMemoryOutbox(client, log)}
+	s := &offlineServices{outbox: node.NewMemoryOutbox(client, log), log: log}
 	s.svc = &node.Services{HTTP: client, Outbox: s.outbox}
 	if ws == nil {
 		return s, nil
