@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -84,4 +85,64 @@ func reopen(t *testing.T, dir string) store.Store {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestAsyncWebhookRetriesAnUnsentRequestWithDoublingWaits: a request that
+// never reached the service (the port refuses connections) is tried again
+// at the first delivery poll 2 s later, then 4 s after that, and fails
+// after the third attempt, by the server's clock.
+func TestAsyncWebhookRetriesAnUnsentRequestWithDoublingWaits(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/hook"
+	ln.Close()
+	clk := clock.NewFake(time.Now())
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1/32", Clock: clk})
+	graph := `{"nodes":[{"id":"start","type":"start"},
+		{"id":"notify","type":"webhook","config":{"url":"` + refused + `","method":"POST","async":true}},
+		{"id":"ok","type":"response","config":{"messageTemplate":"queued"}}],
+		"edges":[{"id":"e1","source":"start","target":"notify"},{"id":"e2","source":"notify","target":"ok"}]}`
+	var wf struct{ CreateWorkflow struct{ ID int } }
+	do(t, ts.c, `mutation($g: JSON!) { createWorkflow(input: {name: "hook", graph: $g}) { id } }`, map[string]any{"g": json.RawMessage(graph)}, &wf)
+	do(t, ts.c, `mutation($w: Int!) { publishWorkflow(id: $w) { number } }`, map[string]any{"w": wf.CreateWorkflow.ID}, nil)
+	var ag struct{ CreateAgent struct{ ID int } }
+	do(t, ts.c, `mutation($w: Int!) { createAgent(input: {name: "hook", workflowId: $w}) { id } }`, map[string]any{"w": wf.CreateWorkflow.ID}, &ag)
+	var s struct{ StartSession struct{ ID int } }
+	do(t, ts.c, `mutation($a: Int!) { startSession(input: {agentId: $a}) { id } }`, map[string]any{"a": ag.CreateAgent.ID}, &s)
+	runs := send(t, ts, s.StartSession.ID, "hi").SendMessage.Runs
+	if len(runs) != 1 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	queued := func() store.OutboundRequest {
+		t.Helper()
+		rs, err := ts.s.store.OutboundByRun(context.Background(), 1, int64(runs[0].ID))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("the run's queued requests: %+v, %v", rs, err)
+		}
+		return rs[0]
+	}
+	// The store keeps milliseconds.
+	after := func(d time.Duration) time.Time { return time.UnixMilli(clk.Now().Add(d).UnixMilli()) }
+
+	ts.advance(t, clk, outboxEvery)
+	want := after(2 * time.Second)
+	if r := queued(); r.Status != store.OutboundPending || r.Attempts != 1 || !r.NextAttemptAt.Equal(want) {
+		t.Fatalf("after the first attempt: %s, %d attempts, next at %v; want PENDING, 1, %v", r.Status, r.Attempts, r.NextAttemptAt, want)
+	}
+	ts.advance(t, clk, 2*time.Second-time.Millisecond)
+	if r := queued(); r.Attempts != 1 {
+		t.Fatalf("tried again %d times before its 2 s were up", r.Attempts-1)
+	}
+	ts.advance(t, clk, outboxEvery) // the next poll finds it due
+	want = after(4 * time.Second)
+	if r := queued(); r.Status != store.OutboundPending || r.Attempts != 2 || !r.NextAttemptAt.Equal(want) {
+		t.Fatalf("after the second attempt: %s, %d attempts, next at %v; want PENDING, 2, %v", r.Status, r.Attempts, r.NextAttemptAt, want)
+	}
+	ts.advance(t, clk, 4*time.Second)
+	if r := queued(); r.Status != store.OutboundFailed || r.Attempts != 3 {
+		t.Errorf("after the third attempt: %s, %d attempts; want FAILED, 3", r.Status, r.Attempts)
+	}
 }
