@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -61,4 +62,35 @@ func scrape(t *testing.T, ts *testServer, name string) string {
 	}
 	t.Fatalf("/metrics has no %s (%v)", name, sc.Err())
 	return ""
+}
+
+// TestStoredEventsArePrunedByTheServersClock: a turn's stored events stay
+// while they are younger than eventRetention by the server's clock, and
+// the first pruning pass after that deletes them.
+func TestStoredEventsArePrunedByTheServersClock(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now())
+	ts := startServer(t, Config{Clock: clk})
+	session := startDemoSession(t, ts)
+	send(t, ts, session, "hello")
+	ts.advance(t, clk, time.Second) // the hub writes the turn's events
+	stored := func() int {
+		t.Helper()
+		evs, err := ts.s.store.EventsAfter(context.Background(), 1, int64(session), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	if stored() == 0 {
+		t.Fatal("the turn stored no events")
+	}
+	ts.advance(t, clk, eventRetention-time.Minute) // a pruning pass runs, a minute early
+	if stored() == 0 {
+		t.Fatal("events were pruned before their retention was up")
+	}
+	ts.advance(t, clk, pruneEvery)
+	if n := stored(); n != 0 {
+		t.Errorf("%d events outlived their retention by %v", n, pruneEvery-time.Minute)
+	}
 }
