@@ -1,15 +1,41 @@
-// Package clock lets the engine read time through an interface, so deadlines,
-// expiry and backoff are tested without sleeping.
+// Package clock lets the engine and the background loops read time and wait
+// through an interface, so deadlines, expiry, backoff and periodic work are
+// tested without sleeping.
 package clock
 
 import (
-	"sync"
 	"time"
 )
 
-// Clock tells the time.
+// Clock tells the time and makes the timers that wait on it.
 type Clock interface {
 	Now() time.Time
+	// NewTimer returns a timer that fires once, when d has passed on this
+	// clock; d <= 0 fires at once.
+	NewTimer(d time.Duration) Timer
+	// NewTicker returns a ticker that fires every d on this clock, dropping
+	// ticks a slow reader misses, like time.Ticker. d must be positive.
+	NewTicker(d time.Duration) Ticker
+}
+
+// Timer is a time.Timer made by a Clock. As with time.Timer since Go 1.23,
+// no stale value is received after Stop or Reset returns.
+type Timer interface {
+	// C receives the clock's time when the timer fires.
+	C() <-chan time.Time
+	// Stop disarms the timer, reporting whether it was armed.
+	Stop() bool
+	// Reset arms the timer to fire d from now, reporting whether it was
+	// armed before.
+	Reset(d time.Duration) bool
+}
+
+// Ticker is a time.Ticker made by a Clock.
+type Ticker interface {
+	// C receives the clock's time at each tick.
+	C() <-chan time.Time
+	// Stop ends the ticks.
+	Stop()
 }
 
 // Real is the wall clock.
@@ -18,28 +44,22 @@ type Real struct{}
 // Now returns the current time.
 func (Real) Now() time.Time { return time.Now() }
 
-// Fake is a clock that only moves when told to. It is safe for concurrent use.
-type Fake struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// NewTimer returns a time.Timer.
+func (Real) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
 
-// NewFake returns a fake clock set to t.
-func NewFake(t time.Time) *Fake { return &Fake{now: t} }
+// NewTicker returns a time.Ticker.
+func (Real) NewTicker(d time.Duration) Ticker { return realTicker{time.NewTicker(d)} }
 
-// Now returns the fake time.
-func (f *Fake) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
+type realTimer struct{ t *time.Timer }
 
-// Advance moves the fake time forward by d.
-func (f *Fake) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.now = f.now.Add(d)
-	f.mu.Unlock()
-}
+func (r realTimer) C() <-chan time.Time        { return r.t.C }
+func (r realTimer) Stop() bool                 { return r.t.Stop() }
+func (r realTimer) Reset(d time.Duration) bool { return r.t.Reset(d) }
+
+type realTicker struct{ t *time.Ticker }
+
+func (r realTicker) C() <-chan time.Time { return r.t.C }
+func (r realTicker) Stop()               { r.t.Stop() }
 
 // Since returns the time elapsed since start. On the real clock it reads
 // only the monotonic clock, which costs one clock read where time.Now costs
@@ -49,4 +69,21 @@ func Since(c Clock, start time.Time) time.Duration {
 		return time.Since(start)
 	}
 	return c.Now().Sub(start)
+}
+
+// Backoff returns base doubled n times, never more than limit: base,
+// 2·base, 4·base, … for n = 0, 1, 2, …. It is the one doubling wait of the
+// code base (retry policies, the event persister, the outbox, SQLite's
+// open), so they all cap the same way. A base of zero stays zero; doubling
+// stops at the limit, so a large n never overflows.
+func Backoff(base, limit time.Duration, n int) time.Duration {
+	d := base
+	for i := 0; i < n && d > 0 && d < limit; i++ {
+		if d > limit/2 {
+			d = limit
+			break
+		}
+		d *= 2
+	}
+	return min(d, limit)
 }

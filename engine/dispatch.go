@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
@@ -57,7 +58,8 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 }
 
 // execute runs the executor, or the node's mock in mock mode. A panicking
-// executor becomes a run failure, never a crashed process.
+// executor becomes a run failure, never a crashed process: the trace and
+// the run's error say it crashed, and only the log gets its stack.
 func (r *run) execute(ctx context.Context, pn *planNode) (out node.Outcome, mocked bool, err error) {
 	if r.in.Mock && pn.spec.Mockable {
 		if pn.mockError != nil {
@@ -74,12 +76,21 @@ func (r *run) execute(ctx context.Context, pn *planNode) (out node.Outcome, mock
 	}
 	defer func() {
 		if p := recover(); p != nil {
+			r.logPanic(ctx, pn, p)
 			err = node.Fatal(fmt.Errorf("%s node %q crashed: %v", pn.typ, pn.id, p))
 		}
 	}()
 	r.x.NodeID, r.x.NodeType = pn.id, pn.typ
 	out, err = pn.exec.Execute(ctx, &r.x)
 	return out, false, err
+}
+
+// logPanic logs a recovered panic with the stack of the goroutine that
+// panicked: called from the deferred recover, debug.Stack still holds the
+// executor's frames. The panic value is redacted like the trace's text.
+func (r *run) logPanic(ctx context.Context, pn *planNode, p any) {
+	r.e.log.ErrorContext(ctx, "node panicked", "node", pn.id, "type", pn.typ, "run", r.in.RunID,
+		"panic", failure.Sanitize(fmt.Sprint(p), r.in.Secrets), "stack", string(debug.Stack()))
 }
 
 // failed records a node's error and either takes its failure edge or fails

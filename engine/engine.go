@@ -6,6 +6,7 @@ package engine
 
 import (
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/wetel/wetel/clock"
@@ -32,6 +33,9 @@ type Options struct {
 	// node.Offline), so a node that cannot run there says what is missing in
 	// words true for it; zero says "here".
 	Place node.Place
+	// Logger receives what a run's trace and error must not carry: the
+	// stack of a panicking executor. nil discards it.
+	Logger *slog.Logger
 }
 
 // Engine runs plans. It holds no per-run state and is safe for concurrent use.
@@ -39,6 +43,7 @@ type Engine struct {
 	limits Limits
 	clock  clock.Clock
 	place  node.Place
+	log    *slog.Logger
 }
 
 // New returns an engine, refusing limits an operator could not mean.
@@ -61,7 +66,11 @@ func New(opts Options) (*Engine, error) {
 	if c == nil {
 		c = clock.Real{}
 	}
-	return &Engine{limits: l, clock: c, place: opts.Place}, nil
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{limits: l, clock: c, place: opts.Place, log: log}, nil
 }
 
 // Limits returns the engine's run budget.

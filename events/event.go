@@ -15,6 +15,8 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"github.com/wetel/wetel/clock"
 )
 
 // Event is one numbered event of a session. Seq is 1, 2, 3, … per
@@ -65,9 +67,9 @@ type Options struct {
 	MaxQueued int
 	// KeepAlive is the interval of ServeSSE's keepalive comment (default 15s).
 	KeepAlive time.Duration
-	// Clock tells the time stamped on events and used for retention
-	// (default time.Now).
-	Clock func() time.Time
+	// Clock tells the time stamped on events and used for retention, and
+	// paces the persister, the janitor and keepalives (default clock.Real).
+	Clock clock.Clock
 	// Logger receives the persister's warnings (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -104,7 +106,7 @@ func (o Options) withDefaults() Options {
 		o.KeepAlive = DefaultKeepAlive
 	}
 	if o.Clock == nil {
-		o.Clock = time.Now
+		o.Clock = clock.Real{}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wetel/wetel/clock"
 )
 
 // fakeLog is an in-memory Log that can be told to fail, and counts calls.
@@ -170,6 +172,32 @@ func waitClosed(t *testing.T, sub *Subscription) []Event {
 			t.Fatal("C was not closed")
 		}
 	}
+}
+
+// idle waits until the hub's background loops all wait on clk: the
+// janitor, and the persister when the hub has a Log. Each re-arms its
+// timer after a pass, so idle after an Advance waits for the passes it
+// started to finish.
+func idle(t *testing.T, h *Hub, clk *clock.Fake) {
+	t.Helper()
+	loops := 1
+	if h.persist != nil {
+		loops++
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := clk.BlockUntil(ctx, loops); err != nil {
+		t.Fatalf("the hub's loops are not waiting on the clock: %v", err)
+	}
+}
+
+// advance moves clk by d once the hub's loops wait on it, and returns when
+// what it woke is done.
+func advance(t *testing.T, h *Hub, clk *clock.Fake, d time.Duration) {
+	t.Helper()
+	idle(t, h, clk)
+	clk.Advance(d)
+	idle(t, h, clk)
 }
 
 // eventually polls cond until it holds, failing after a deadline.

@@ -11,13 +11,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/wetel/wetel/clock"
 )
 
 // Hub numbers, keeps, fans out and persists the events of every session.
 // It is safe for concurrent use.
 type Hub struct {
 	opts   Options
-	now    func() time.Time
+	clock  clock.Clock
 	logger *slog.Logger
 
 	mu       sync.Mutex // guards sessions; taken before a session's mu
@@ -62,7 +64,7 @@ func NewHub(opts Options) *Hub {
 	opts = opts.withDefaults()
 	h := &Hub{
 		opts:     opts,
-		now:      opts.Clock,
+		clock:    opts.Clock,
 		logger:   opts.Logger,
 		sessions: make(map[sessionKey]*session),
 	}
@@ -94,7 +96,7 @@ func (h *Hub) Publish(ctx context.Context, ws, sessionID int64, typ string, payl
 		return Event{}, fmt.Errorf("publishing %s to session %d: %w", typ, sessionID, err)
 	}
 	defer s.mu.Unlock()
-	now := h.now()
+	now := h.clock.Now()
 	s.lastSeq++
 	s.lastAt = now
 	ev := Event{WorkspaceID: ws, SessionID: sessionID, Seq: s.lastSeq, Type: typ, Payload: data, At: now}
@@ -155,7 +157,7 @@ func (h *Hub) lookup(key sessionKey) (*session, error) {
 	}
 	s := h.sessions[key]
 	if s == nil {
-		s = &session{key: key, lastAt: h.now(), ring: ring{max: h.opts.PerSession}, subs: map[*Subscription]struct{}{}}
+		s = &session{key: key, lastAt: h.clock.Now(), ring: ring{max: h.opts.PerSession}, subs: map[*Subscription]struct{}{}}
 		h.sessions[key] = s
 	}
 	return s, nil

@@ -13,15 +13,18 @@ func janitorEvery(retention time.Duration) time.Duration {
 
 // janitor sweeps until ctx ends, so memory stays bounded with many sessions.
 func (h *Hub) janitor(ctx context.Context) {
-	t := time.NewTicker(janitorEvery(h.opts.Retention))
+	t := h.clock.NewTimer(janitorEvery(h.opts.Retention))
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 			h.sweep()
 		}
+		// Re-armed after the sweep, not ticking through it: a test on a
+		// fake clock sees the sweep is over when the timer is armed again.
+		t.Reset(janitorEvery(h.opts.Retention))
 	}
 }
 
@@ -31,7 +34,7 @@ func (h *Hub) janitor(ctx context.Context) {
 // events would, when it comes back, be seeded from a LastSeq that misses
 // them, and number new events with seqs already in use.
 func (h *Hub) sweep() {
-	cutoff := h.now().Add(-h.opts.Retention)
+	cutoff := h.clock.Now().Add(-h.opts.Retention)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for key, s := range h.sessions {

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/wetel/wetel/clock"
 )
 
 const (
@@ -27,6 +29,7 @@ type queued struct {
 type persister struct {
 	log    Log
 	every  time.Duration
+	clock  clock.Clock
 	max    int
 	logger *slog.Logger
 	stats  *counters
@@ -44,6 +47,7 @@ func newPersister(opts Options, stats *counters) *persister {
 	return &persister{
 		log:    opts.Log,
 		every:  opts.FlushEvery,
+		clock:  opts.Clock,
 		max:    opts.MaxQueued,
 		logger: opts.Logger,
 		stats:  stats,
@@ -147,7 +151,7 @@ func (p *persister) write(ctx context.Context, batch []queued) error {
 // ends. While the Log fails it backs off, and a full batch does not cut the
 // wait short, so a failing store is not hammered.
 func (p *persister) run(ctx context.Context) {
-	timer := time.NewTimer(p.every)
+	timer := p.clock.NewTimer(p.every)
 	defer timer.Stop()
 	failures := 0
 	for {
@@ -158,13 +162,16 @@ func (p *persister) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C:
+		case <-timer.C():
 		case <-wake:
+			// Disarmed while the batch is written, as after a tick, so a
+			// test on a fake clock sees a pass is over when it is re-armed.
+			timer.Stop()
 		}
 		delay := p.every
 		if err := p.drain(ctx); err != nil && ctx.Err() == nil {
 			failures++
-			delay = backoff(p.every, failures)
+			delay = clock.Backoff(p.every, maxBackoff, failures)
 			p.logger.WarnContext(ctx, "events: storing events failed, will retry",
 				"err", err, "attempt", failures, "retryIn", delay, "queued", p.queued())
 		} else {
@@ -172,16 +179,4 @@ func (p *persister) run(ctx context.Context) {
 		}
 		timer.Reset(delay)
 	}
-}
-
-// backoff doubles the wait after each consecutive failure, up to maxBackoff.
-func backoff(base time.Duration, failures int) time.Duration {
-	d := base
-	for range failures {
-		if d >= maxBackoff/2 {
-			return maxBackoff
-		}
-		d *= 2
-	}
-	return d
 }

@@ -7,19 +7,25 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/wetel/wetel/clock"
 )
 
 func TestPersisterWritesEventsInPublishOrder(t *testing.T) {
 	t.Parallel()
+	clk := clock.NewFake(t0)
 	log := newFakeLog()
-	h := newHub(t, Options{Log: log, FlushEvery: time.Millisecond})
+	h := newHub(t, Options{Log: log, Clock: clk, FlushEvery: time.Second})
 	var want []Event
 	for range 100 { // 300 events: more than one batch
 		for _, id := range []int64{5, 6, 7} {
 			want = append(want, publish(t, h, 1, id, 1))
 		}
 	}
-	eventually(t, "all 300 events are stored", func() bool { return h.Stats().Persisted == 300 })
+	advance(t, h, clk, time.Second)
+	if n := h.Stats().Persisted; n != 300 {
+		t.Fatalf("one flush later %d events are stored, want 300", n)
+	}
 	log.set(func(l *fakeLog) {
 		if diff := cmp.Diff(want, l.appended); diff != "" {
 			t.Errorf("stored events (-want +got):\n%s", diff)
@@ -27,19 +33,37 @@ func TestPersisterWritesEventsInPublishOrder(t *testing.T) {
 	})
 }
 
-func TestPersisterRetriesAFailingLog(t *testing.T) {
+func TestPersisterBacksOffWhileTheLogFails(t *testing.T) {
 	t.Parallel()
+	clk := clock.NewFake(t0)
 	log := newFakeLog()
 	log.failAppends = 2
-	h := newHub(t, Options{Log: log, FlushEvery: time.Millisecond})
+	h := newHub(t, Options{Log: log, Clock: clk, FlushEvery: time.Second})
 	publish(t, h, 1, 5, 10)
-	eventually(t, "the events are stored", func() bool { return h.Stats().Persisted == 10 })
+	calls := func() (n int) {
+		log.set(func(l *fakeLog) { n = l.appendCalls })
+		return n
+	}
+	// A flush, then a retry 2 s and another 4 s later: each wait doubles.
+	for i, wait := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		advance(t, h, clk, wait-time.Millisecond)
+		if got := calls(); got != i {
+			t.Fatalf("%v after the previous write: %d Append calls, want %d", wait-time.Millisecond, got, i)
+		}
+		advance(t, h, clk, time.Millisecond)
+		if got := calls(); got != i+1 {
+			t.Fatalf("%v after the previous write: %d Append calls, want %d", wait, got, i+1)
+		}
+	}
+	if n := h.Stats().Persisted; n != 10 {
+		t.Fatalf("after the Log recovered %d events are stored, want 10", n)
+	}
 	if diff := cmp.Diff(seqRange(1, 10), log.seqs(1, 5)); diff != "" {
 		t.Errorf("stored seqs (-want +got):\n%s", diff)
 	}
 	log.set(func(l *fakeLog) {
-		if l.appendCalls < 3 || len(l.appended) != 10 {
-			t.Errorf("%d Append calls stored %d events; want ≥3 calls storing each of 10 once", l.appendCalls, len(l.appended))
+		if len(l.appended) != 10 {
+			t.Errorf("%d events stored, want each of 10 once", len(l.appended))
 		}
 	})
 }
@@ -104,24 +128,5 @@ func TestFullQueueDropsTheOldestForDurabilityOnly(t *testing.T) {
 	}
 	if diff := cmp.Diff(seqRange(7, 10), log.seqs(1, 5)); diff != "" {
 		t.Errorf("stored seqs (-want +got):\n%s", diff)
-	}
-}
-
-func TestBackoffDoublesUpToTheCap(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		failures int
-		want     time.Duration
-	}{
-		{1, 100 * time.Millisecond},
-		{2, 200 * time.Millisecond},
-		{5, 1600 * time.Millisecond},
-		{10, maxBackoff},
-		{1000, maxBackoff},
-	}
-	for _, tc := range tests {
-		if got := backoff(50*time.Millisecond, tc.failures); got != tc.want {
-			t.Errorf("backoff after %d failures = %v, want %v", tc.failures, got, tc.want)
-		}
 	}
 }

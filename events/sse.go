@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 )
 
 // ServeSSE streams the session's events as Server-Sent Events
@@ -51,7 +50,7 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, h *Hub, ws, sessionID int6
 	if rc.Flush() != nil {
 		return // a writer that cannot flush cannot stream
 	}
-	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	keepAlive := h.clock.NewTicker(h.opts.KeepAlive)
 	defer keepAlive.Stop()
 	last := after
 	for {
@@ -67,7 +66,7 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, h *Hub, ws, sessionID int6
 				return
 			}
 			frame, last = appendFrame(nil, ev), ev.Seq
-		case <-keepAlive.C:
+		case <-keepAlive.C():
 			frame = []byte(": keepalive\n\n")
 		case <-r.Context().Done():
 			return

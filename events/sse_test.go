@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wetel/wetel/clock"
 )
 
 // sseServer serves session (1, 5) of h and reports when the handler returns.
@@ -151,9 +153,16 @@ func TestServeSSEOnAClosedHubIsUnavailable(t *testing.T) {
 
 func TestServeSSESendsKeepalivesAndEndsWhenTheClientLeaves(t *testing.T) {
 	t.Parallel()
-	h := newHub(t, Options{KeepAlive: 5 * time.Millisecond})
+	clk := clock.NewFake(t0)
+	h := newHub(t, Options{KeepAlive: 15 * time.Second, Clock: clk})
 	srv, done := sseServer(t, h)
 	br, _, cancel := openStream(t, srv.URL, nil)
+	ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	if err := clk.BlockUntil(ctx, 2); err != nil { // the janitor and the stream's keepalive
+		t.Fatal(err)
+	}
+	clk.Advance(15 * time.Second)
 	if got := readFrames(t, br, 1); got != ": keepalive\n\n" {
 		t.Errorf("frame on an idle stream = %q, want a keepalive comment", got)
 	}

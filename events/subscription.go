@@ -62,7 +62,7 @@ func (h *Hub) Subscribe(ctx context.Context, ws, sessionID, afterSeq int64) (*Su
 	afterSeq = min(afterSeq, s.lastSeq)
 	// Registering and reading the ring under the same lock splits the stream
 	// exactly: up to lastSeq comes from the replay, the rest through live.
-	s.ring.expire(h.now().Add(-h.opts.Retention))
+	s.ring.expire(h.clock.Now().Add(-h.opts.Retention))
 	plan := replayPlan{after: afterSeq, upTo: s.lastSeq, ring: s.ring.after(afterSeq)}
 	s.subs[sub] = struct{}{}
 	h.stats.subscribers.Add(1)

@@ -12,9 +12,10 @@ import (
 const jitterSpread = 0.2
 
 // Waiter waits d, or less when ctx is done first, in which case it returns
-// ctx's error. Do cancels ctx when the turn is interrupted. The clock
-// package has no timers, so the wait is injected: Sleep in production,
-// FakeWait or a test's own function in tests.
+// ctx's error. Do cancels ctx when the turn is interrupted. The wait is
+// injected rather than read from the Clock's timers, so a test's wait can
+// return at once: Sleep in production, FakeWait or a test's own function
+// in tests.
 type Waiter func(ctx context.Context, d time.Duration) error
 
 // Sleep is the real Waiter: it waits d on a timer, or until ctx is done.
@@ -53,13 +54,11 @@ func FakeWait(f *clock.Fake) Waiter {
 // "Cap on any one wait"), so jitter at the cap only shortens a wait. It is
 // never negative.
 func (p Policy) backoff(k int, rnd func() float64) time.Duration {
-	d := max(p.Delay, 0)
+	doublings := 0
 	if p.Backoff == BackoffExponential {
-		for i := 1; i < k && d < p.MaxDelay; i++ {
-			d *= 2
-		}
+		doublings = k - 1
 	}
-	d = min(d, p.MaxDelay)
+	d := clock.Backoff(max(p.Delay, 0), p.MaxDelay, doublings)
 	if p.Jitter && d > 0 {
 		r := min(max(rnd(), 0), 1)
 		d = time.Duration(float64(d) * (1 - jitterSpread + 2*jitterSpread*r))

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/wetel/wetel/callout"
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
@@ -25,6 +26,7 @@ type callouts struct {
 	store store.Store
 	box   *secrets.Box
 	http  *outbound.Client
+	clock clock.Clock // stamps queued async webhooks
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool

@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wetel/wetel/client"
+	"github.com/wetel/wetel/clock"
 )
 
 const testKey = "wtl_test_bootstrap_key_0123456789"
@@ -52,6 +54,27 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	go func() { ts.done <- s.Serve(ctx, ln) }()
 	t.Cleanup(func() { ts.stop(t) })
 	return ts
+}
+
+// backgroundLoops is how many timers a running server keeps armed on its
+// clock while idle: the event hub's janitor and persister, async webhook
+// delivery and event pruning.
+const backgroundLoops = 4
+
+// advance moves clk, the server's clock, by d once the server's background
+// loops wait on it, and returns when the passes it woke are over (each loop
+// re-arms its timer after a pass).
+func (ts *testServer) advance(t *testing.T, clk *clock.Fake, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := clk.BlockUntil(ctx, backgroundLoops); err != nil {
+		t.Fatalf("before advancing the clock: %v", err)
+	}
+	clk.Advance(d)
+	if err := clk.BlockUntil(ctx, backgroundLoops); err != nil {
+		t.Fatalf("after advancing the clock: %v", err)
+	}
 }
 
 // testLog sends the server's log lines to the test's output.
@@ -106,4 +129,22 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// lockedBuffer is a log sink the server writes from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

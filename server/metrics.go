@@ -74,7 +74,7 @@ func (s *Server) registerGauges() {
 	m.gauge("wetel_open_waits", "Open, unexpired await_reply questions in every workspace.", func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		n, err := s.store.CountOpenWaits(ctx, time.Now())
+		n, err := s.store.CountOpenWaits(ctx, s.clock.Now())
 		if err != nil {
 			return math.NaN()
 		}

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -120,24 +118,6 @@ func TestCreateWorkflowWithNameAndDescriptionOnly(t *testing.T) {
 		t.Fatalf("created %+v", out.CreateWorkflow)
 	}
 	wantCode(t, ts.c, "VALIDATION", `mutation($id: Int!) { publishWorkflow(id: $id) { number } }`, map[string]any{"id": out.CreateWorkflow.ID})
-}
-
-// lockedBuffer is a log sink the server writes from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // Seed 001: an agent whose workflow is unpublished, or that has none, never

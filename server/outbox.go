@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wetel/wetel/callout"
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/store"
 )
@@ -20,6 +21,10 @@ const (
 	outboxLease       = 45 * time.Second // longer than the 30 s ceiling of one request
 	outboxMaxAttempts = 3
 	outboxBatch       = 32
+	// outboxRetryAfter is the wait after a first attempt that never
+	// reached the service; it doubles after each further one.
+	outboxRetryAfter = 2 * time.Second
+	outboxMaxWait    = time.Minute
 )
 
 type wsOutbox struct {
@@ -36,8 +41,9 @@ func (o wsOutbox) Enqueue(ctx context.Context, r callout.OutboundRequest) error 
 	if err != nil {
 		return err
 	}
+	// Stamped by the server's clock, which is what delivery claims by.
 	_, err = o.c.store.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: o.ws, RunID: r.RunID, NodeID: r.NodeID,
-		Method: r.Method, URL: r.URL, Headers: headers, Body: r.Body})
+		Method: r.Method, URL: r.URL, Headers: headers, Body: r.Body, CreatedAt: o.c.clock.Now()})
 	return err
 }
 
@@ -45,26 +51,33 @@ func (o wsOutbox) Enqueue(ctx context.Context, r callout.OutboundRequest) error 
 // is claimed with a lease, so across replicas each is sent by one. The
 // seed's webhook never retries a request the service received; one that
 // never reached it (a refused connection, a DNS failure) is tried again up
-// to outboxMaxAttempts times, a few seconds apart.
+// to outboxMaxAttempts times, a few seconds apart. The next poll is
+// outboxEvery after a pass ends, so a slow pass never stacks up ticks.
 func (s *Server) deliver(ctx context.Context) {
-	t := time.NewTicker(outboxEvery)
+	t := s.clock.NewTimer(outboxEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		reqs, err := s.store.ClaimOutbound(ctx, time.Now(), outboxLease, outboxBatch)
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.WarnContext(ctx, "claiming async webhooks", "err", err)
-			}
-			continue
+		s.deliverDue(ctx)
+		t.Reset(outboxEvery)
+	}
+}
+
+// deliverDue sends the queued requests that are due, one batch.
+func (s *Server) deliverDue(ctx context.Context) {
+	reqs, err := s.store.ClaimOutbound(ctx, s.clock.Now(), outboxLease, outboxBatch)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.WarnContext(ctx, "claiming async webhooks", "err", err)
 		}
-		for _, r := range reqs {
-			s.deliverOne(ctx, r)
-		}
+		return
+	}
+	for _, r := range reqs {
+		s.deliverOne(ctx, r)
 	}
 }
 
@@ -80,7 +93,8 @@ func (s *Server) deliverOne(ctx context.Context, r store.OutboundRequest) {
 	case err == nil:
 		err = s.store.FinishOutbound(ctx, r.ID, store.OutboundSent, "", status, nil)
 	case notSent && r.Attempts < outboxMaxAttempts:
-		next := time.Now().Add(time.Duration(r.Attempts) * 2 * time.Second)
+		// Attempts counts this one, so the first retry waits outboxRetryAfter.
+		next := s.clock.Now().Add(clock.Backoff(outboxRetryAfter, outboxMaxWait, r.Attempts-1))
 		err = s.store.FinishOutbound(ctx, r.ID, store.OutboundPending, class, 0, &next)
 	default:
 		s.log.WarnContext(ctx, "async webhook failed", "node", r.NodeID, "run", r.RunID, "errorClass", class, "httpStatus", status)
@@ -125,23 +139,28 @@ func (s *Server) send(ctx context.Context, r store.OutboundRequest) (int, error)
 // replay: well past the hour a reconnecting client is promised.
 const eventRetention = 24 * time.Hour
 
+// pruneEvery is how often stored events are pruned.
+const pruneEvery = 10 * time.Minute
+
 // pruneEvents deletes stored events past their retention every few
-// minutes, so the event log does not grow without end.
+// minutes, so the event log does not grow without end. The first pass is
+// at start; each next one pruneEvery after a pass ends.
 func (s *Server) pruneEvents(ctx context.Context) {
-	t := time.NewTicker(10 * time.Minute)
+	t := s.clock.NewTimer(0)
 	defer t.Stop()
 	for {
-		n, err := s.store.PruneEvents(ctx, time.Now().Add(-eventRetention))
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+		}
+		n, err := s.store.PruneEvents(ctx, s.clock.Now().Add(-eventRetention))
 		switch {
 		case err != nil && ctx.Err() == nil:
 			s.log.WarnContext(ctx, "pruning events", "err", err)
 		case n > 0:
 			s.log.InfoContext(ctx, "pruned events", "events", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+		t.Reset(pruneEvery)
 	}
 }

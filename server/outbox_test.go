@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/sqlite"
 )
@@ -20,32 +21,29 @@ import (
 // sees the next start deliver it: a queued request survives a restart.
 func TestAsyncWebhookIsDurable(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []string
+	got := make(chan string, 4)
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got = append(got, r.URL.Path+" "+string(b)+" "+r.Header.Get("X-Token"))
-		mu.Unlock()
+		got <- r.URL.Path + " " + string(b) + " " + r.Header.Get("X-Token")
 	}))
 	defer partner.Close()
-	received := func(n int) []string {
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			mu.Lock()
-			out := append([]string(nil), got...)
-			mu.Unlock()
-			if len(out) >= n {
-				return out
-			}
-			time.Sleep(20 * time.Millisecond)
+	// The server's clock only moves when the test says: once the delivery
+	// poll it wakes is over, the request has been sent.
+	clk := clock.NewFake(time.Now())
+	poll := func(ts *testServer) string {
+		t.Helper()
+		ts.advance(t, clk, outboxEvery)
+		select {
+		case r := <-got:
+			return r
+		default:
+			t.Fatal("the partner got nothing in one delivery poll")
+			return ""
 		}
-		t.Fatalf("the partner got %v, want %d requests", got, n)
-		return nil
 	}
 
 	dir := t.TempDir()
-	ts := startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32"})
+	ts := startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32", Clock: clk})
 	graph := `{"nodes":[{"id":"start","type":"start"},
 		{"id":"notify","type":"webhook","config":{"url":"` + partner.URL + `/hook","method":"POST","async":true,
 		 "headers":{"X-Token":"hook-secret-value"},"bodyTemplate":"{\"said\": \"{{userMessage}}\"}"}},
@@ -61,21 +59,21 @@ func TestAsyncWebhookIsDurable(t *testing.T) {
 	if m := send(t, ts, s.StartSession.ID, "hi").SendMessage.Messages; len(m) != 1 || m[0].Text != "queued" {
 		t.Fatalf("turn: %+v", m)
 	}
-	if first := received(1); first[0] != `/hook {"said":"hi"} hook-secret-value` {
-		t.Fatalf("delivered %q", first[0])
+	if first := poll(ts); first != `/hook {"said":"hi"} hook-secret-value` {
+		t.Fatalf("delivered %q", first)
 	}
 	ts.stop(t)
 
 	// A request left in the queue while no server runs.
 	st := reopen(t, dir)
 	if _, err := st.EnqueueOutbound(context.Background(), store.OutboundRequest{WorkspaceID: 1, NodeID: "notify",
-		Method: "POST", URL: partner.URL + "/later", Body: []byte(`{"n":2}`)}); err != nil {
+		Method: "POST", URL: partner.URL + "/later", Body: []byte(`{"n":2}`), CreatedAt: clk.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
-	startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32"})
-	if all := received(2); all[1] != `/later {"n":2} ` {
-		t.Fatalf("after the restart the partner got %q", all[1])
+	ts = startServer(t, Config{DataDir: dir, AllowHosts: "127.0.0.1/32", Clock: clk})
+	if later := poll(ts); later != `/later {"n":2} ` {
+		t.Fatalf("after the restart the partner got %q", later)
 	}
 }
 
@@ -87,4 +85,64 @@ func reopen(t *testing.T, dir string) store.Store {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestAsyncWebhookRetriesAnUnsentRequestWithDoublingWaits: a request that
+// never reached the service (the port refuses connections) is tried again
+// at the first delivery poll 2 s later, then 4 s after that, and fails
+// after the third attempt, by the server's clock.
+func TestAsyncWebhookRetriesAnUnsentRequestWithDoublingWaits(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/hook"
+	ln.Close()
+	clk := clock.NewFake(time.Now())
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1/32", Clock: clk})
+	graph := `{"nodes":[{"id":"start","type":"start"},
+		{"id":"notify","type":"webhook","config":{"url":"` + refused + `","method":"POST","async":true}},
+		{"id":"ok","type":"response","config":{"messageTemplate":"queued"}}],
+		"edges":[{"id":"e1","source":"start","target":"notify"},{"id":"e2","source":"notify","target":"ok"}]}`
+	var wf struct{ CreateWorkflow struct{ ID int } }
+	do(t, ts.c, `mutation($g: JSON!) { createWorkflow(input: {name: "hook", graph: $g}) { id } }`, map[string]any{"g": json.RawMessage(graph)}, &wf)
+	do(t, ts.c, `mutation($w: Int!) { publishWorkflow(id: $w) { number } }`, map[string]any{"w": wf.CreateWorkflow.ID}, nil)
+	var ag struct{ CreateAgent struct{ ID int } }
+	do(t, ts.c, `mutation($w: Int!) { createAgent(input: {name: "hook", workflowId: $w}) { id } }`, map[string]any{"w": wf.CreateWorkflow.ID}, &ag)
+	var s struct{ StartSession struct{ ID int } }
+	do(t, ts.c, `mutation($a: Int!) { startSession(input: {agentId: $a}) { id } }`, map[string]any{"a": ag.CreateAgent.ID}, &s)
+	runs := send(t, ts, s.StartSession.ID, "hi").SendMessage.Runs
+	if len(runs) != 1 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	queued := func() store.OutboundRequest {
+		t.Helper()
+		rs, err := ts.s.store.OutboundByRun(context.Background(), 1, int64(runs[0].ID))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("the run's queued requests: %+v, %v", rs, err)
+		}
+		return rs[0]
+	}
+	// The store keeps milliseconds.
+	after := func(d time.Duration) time.Time { return time.UnixMilli(clk.Now().Add(d).UnixMilli()) }
+
+	ts.advance(t, clk, outboxEvery)
+	want := after(2 * time.Second)
+	if r := queued(); r.Status != store.OutboundPending || r.Attempts != 1 || !r.NextAttemptAt.Equal(want) {
+		t.Fatalf("after the first attempt: %s, %d attempts, next at %v; want PENDING, 1, %v", r.Status, r.Attempts, r.NextAttemptAt, want)
+	}
+	ts.advance(t, clk, 2*time.Second-time.Millisecond)
+	if r := queued(); r.Attempts != 1 {
+		t.Fatalf("tried again %d times before its 2 s were up", r.Attempts-1)
+	}
+	ts.advance(t, clk, outboxEvery) // the next poll finds it due
+	want = after(4 * time.Second)
+	if r := queued(); r.Status != store.OutboundPending || r.Attempts != 2 || !r.NextAttemptAt.Equal(want) {
+		t.Fatalf("after the second attempt: %s, %d attempts, next at %v; want PENDING, 2, %v", r.Status, r.Attempts, r.NextAttemptAt, want)
+	}
+	ts.advance(t, clk, 4*time.Second)
+	if r := queued(); r.Status != store.OutboundFailed || r.Attempts != 3 {
+		t.Errorf("after the third attempt: %s, %d attempts; want FAILED, 3", r.Status, r.Attempts)
+	}
 }

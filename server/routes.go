@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -54,14 +55,24 @@ func (s *Server) graphql() http.Handler {
 	h.Use(extension.FixedComplexityLimit(maxQueryComplexity))
 	h.Use(depthLimit{max: maxQueryDepth})
 	h.SetErrorPresenter(gql.Presenter(func(ctx context.Context, err error) {
+		if errors.Is(err, errPanicked) {
+			return // logged with its stack when it was recovered
+		}
 		s.log.ErrorContext(ctx, "request failed", "err", err)
 	}))
 	h.SetRecoverFunc(func(ctx context.Context, v any) error {
-		s.log.ErrorContext(ctx, "resolver panicked", "panic", v)
-		return errors.New("internal error")
+		// gqlgen calls this from its deferred recover, so the stack is
+		// still the panicking resolver's.
+		s.log.ErrorContext(ctx, "resolver panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		return errPanicked
 	})
 	return h
 }
+
+// errPanicked is a panicking resolver's error: the client sees "internal
+// error" (the presenter hides every error that is not a client's), the log
+// the panic and its stack.
+var errPanicked = errors.New("internal error: a resolver panicked")
 
 // websocketInit authenticates a graphql-transport-ws connection from its
 // connection_init payload ({"Authorization": "Bearer <key>"}), or from the

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/events"
 	"github.com/wetel/wetel/node"
@@ -55,6 +56,9 @@ type Config struct {
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
 	Logger   *slog.Logger
+	// Clock tells the time and paces the background work (async webhook
+	// delivery, event pruning, the event hub); default clock.Real.
+	Clock clock.Clock
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
 }
@@ -63,6 +67,7 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	log      *slog.Logger
+	clock    clock.Clock
 	store    store.Store
 	turns    *turn.Service
 	hub      *events.Hub
@@ -95,6 +100,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
@@ -105,7 +113,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: st, metrics: newMetrics(), closing: make(chan struct{})}
+	s := &Server{cfg: cfg, log: cfg.Logger, clock: cfg.Clock, store: st, metrics: newMetrics(), closing: make(chan struct{})}
 	if err := s.setup(ctx); err != nil {
 		_ = st.Close()
 		return nil, err
@@ -129,15 +137,15 @@ func (s *Server) setup(ctx context.Context) error {
 		fmt.Fprintf(s.cfg.Out, "First start: created the Demo workspace, a Help desk agent and its workflow.\n"+
 			"OWNER API key (shown once, keep it safe):\n\n    %s\n\n", key)
 	}
-	eng, err := engine.New(engine.Options{Place: node.OnServer})
+	eng, err := engine.New(engine.Options{Place: node.OnServer, Clock: s.clock, Logger: s.log})
 	if err != nil {
 		return err
 	}
 	if err := s.setupCallouts(); err != nil {
 		return err
 	}
-	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log})
-	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live, ServicesFor: s.callouts.services}
+	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log, Clock: s.clock})
+	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Clock: s.clock, Observer: s.live, ServicesFor: s.callouts.services}
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
 	limits := DefaultRateLimits()
@@ -145,6 +153,7 @@ func (s *Server) setup(ctx context.Context) error {
 		limits = *s.cfg.RateLimits
 	}
 	s.limits = newLimiter(limits)
+	s.limits.now = s.clock.Now
 	s.handler = s.routes()
 	return nil
 }
@@ -243,5 +252,6 @@ func (s *Server) setupCallouts() error {
 		return err
 	}
 	s.callouts = newCallouts(s.store, box, hc)
+	s.callouts.clock = s.clock
 	return nil
 }

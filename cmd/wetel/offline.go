@@ -76,7 +76,7 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	eng, err := engine.New(engine.Options{Place: node.Offline})
+	eng, err := engine.New(engine.Options{Place: node.Offline, Logger: svcs.log})
 	if err != nil {
 		off.Close()
 		return nil, err

@@ -32,6 +32,7 @@ type offlineServices struct {
 	client *outbound.Client
 	outbox *callout.MemoryOutbox
 	pool   *mcpclient.Pool
+	log    *slog.Logger // stderr, warnings and up
 }
 
 // parseAllow builds the operator's allowlist from the --allow-host flags
@@ -57,7 +58,7 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &offlineServices{client: client, outbox: callout.NewMemoryOutbox(client, log)}
+	s := &offlineServices{client: client, outbox: callout.NewMemoryOutbox(client, log), log: log}
 	s.svc = node.NewServices(callout.HTTPKey.With(client), callout.OutboxKey.With(s.outbox))
 	if ws == nil {
 		return s, nil

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 )
 
@@ -34,7 +35,26 @@ type pendingWrite struct {
 	wake     chan struct{}
 	lead     bool
 	err      error
-	panicked any
+	panicked *writePanic
+}
+
+// writePanic is a write function's panic, raised again on its caller's
+// goroutine. Recovering it (on whichever goroutine led the commit) unwound
+// the function's frames, so it carries the stack taken at the recover; a
+// crash or a recovering caller's log prints both that and the value.
+type writePanic struct {
+	value any
+	stack []byte
+}
+
+func (p *writePanic) Error() string {
+	return fmt.Sprintf("%v [recovered in a store write; the write's stack:]\n%s", p.value, p.stack)
+}
+
+// Unwrap returns the panic value when it is an error, for errors.Is and As.
+func (p *writePanic) Unwrap() error {
+	err, _ := p.value.(error)
+	return err
 }
 
 // write runs fn in a BEGIN IMMEDIATE transaction on the writer and returns
@@ -161,7 +181,7 @@ func runSavepoints(c *conn, batch []*pendingWrite) error {
 func runWrite(c *conn, w *pendingWrite) {
 	defer func() {
 		if r := recover(); r != nil {
-			w.panicked = r
+			w.panicked = &writePanic{value: r, stack: debug.Stack()}
 		}
 	}()
 	w.err = w.fn(c)

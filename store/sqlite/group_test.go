@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,8 +79,13 @@ func TestGroupCommitIsolatesWrites(t *testing.T) {
 				t.Errorf("write %d: err %v, kept %v; want its own error and nothing kept", i, results[i], kept)
 			}
 		case 2:
-			if panics[i] != fmt.Sprint("panic ", i) || kept {
+			// The panic keeps the stack of the goroutine the write ran on,
+			// the leader's, whose frames its recover unwound.
+			p, ok := panics[i].(*writePanic)
+			if !ok || p.value != fmt.Sprint("panic ", i) || kept {
 				t.Errorf("write %d: panic %v, kept %v; want its own panic and nothing kept", i, panics[i], kept)
+			} else if !strings.Contains(string(p.stack), "TestGroupCommitIsolatesWrites.func") {
+				t.Errorf("write %d: the panic's stack lacks the write function's frame:\n%s", i, p.stack)
 			}
 		}
 	}

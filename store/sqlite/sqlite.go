@@ -23,6 +23,8 @@ import (
 	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/wetel/wetel/clock"
 )
 
 // Options tunes a Store; the zero value is the recommended setting.
@@ -132,7 +134,7 @@ const writerPragmas = `PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_li
 // connections would otherwise wait on each other for it.
 func openWriter(dsn, setup string, timeout time.Duration) (*conn, error) {
 	deadline := time.Now().Add(timeout)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+	for attempt := 0; ; attempt++ {
 		c, err := openConn(dsn)
 		if err == nil {
 			if err = c.script(setup); err != nil {
@@ -143,7 +145,7 @@ func openWriter(dsn, setup string, timeout time.Duration) (*conn, error) {
 		if err == nil || code(err)&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
 			return c, err
 		}
-		time.Sleep(wait)
+		time.Sleep(clock.Backoff(time.Millisecond, 50*time.Millisecond, attempt))
 	}
 }
 
