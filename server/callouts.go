@@ -27,6 +27,8 @@ type callouts struct {
 	box   *secrets.Box
 	http  *outbound.Client
 	clock clock.Clock // stamps queued async webhooks
+	// queued wakes a delivery pass in progress when a request is queued.
+	queued chan struct{}
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -41,7 +43,7 @@ type wsPool struct {
 }
 
 func newCallouts(st store.Store, box *secrets.Box, hc *outbound.Client) *callouts {
-	return &callouts{store: st, box: box, http: hc, pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
+	return &callouts{store: st, box: box, http: hc, queued: make(chan struct{}, 1), pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
 }
 
 // services returns the workspace's Services, built once.

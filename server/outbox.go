@@ -12,6 +12,7 @@ import (
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/failure"
+	"github.com/wetel/wetel/retry"
 	"github.com/wetel/wetel/store"
 )
 
@@ -20,7 +21,11 @@ const (
 	outboxEvery       = 250 * time.Millisecond
 	outboxLease       = 45 * time.Second // longer than the 30 s ceiling of one request
 	outboxMaxAttempts = 3
-	outboxBatch       = 32
+	// outboxWorkers requests are sent at once, at most outboxPerWorkspace
+	// of them for one workspace, so a workspace whose partner is slow
+	// delays its own webhooks, not everyone's.
+	outboxWorkers      = 8
+	outboxPerWorkspace = 2
 	// outboxRetryAfter is the wait after a first attempt that never
 	// reached the service; it doubles after each further one.
 	outboxRetryAfter = 2 * time.Second
@@ -44,6 +49,14 @@ func (o wsOutbox) Enqueue(ctx context.Context, r callout.OutboundRequest) error 
 	// Stamped by the server's clock, which is what delivery claims by.
 	_, err = o.c.store.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: o.ws, RunID: r.RunID, NodeID: r.NodeID,
 		Method: r.Method, URL: r.URL, Headers: headers, Body: r.Body, CreatedAt: o.c.clock.Now()})
+	if err == nil {
+		// A delivery pass in progress claims it as soon as a slot is
+		// free, rather than at the next pass.
+		select {
+		case o.c.queued <- struct{}{}:
+		default:
+		}
+	}
 	return err
 }
 
@@ -67,21 +80,80 @@ func (s *Server) deliver(ctx context.Context) {
 	}
 }
 
-// deliverDue sends the queued requests that are due, one batch.
+// deliverDue sends the queued requests that are due, up to outboxWorkers at
+// once and outboxPerWorkspace for one workspace, and returns when none is
+// left to claim and none is in flight. Each request is claimed just before
+// it is sent, one at a time: a crash leaves only the requests in flight
+// leased, never a batch waiting behind them.
 func (s *Server) deliverDue(ctx context.Context) {
-	reqs, err := s.store.ClaimOutbound(ctx, s.clock.Now(), outboxLease, outboxBatch)
+	done := make(chan int64)
+	busy := map[int64]int{} // in flight per workspace
+	inFlight := 0
+	for {
+		for inFlight < outboxWorkers && ctx.Err() == nil {
+			r, ok := s.claimOne(ctx, busy)
+			if !ok {
+				break
+			}
+			inFlight++
+			busy[r.WorkspaceID]++
+			go func() {
+				s.deliverOne(ctx, r)
+				done <- r.WorkspaceID
+			}()
+		}
+		if inFlight == 0 {
+			return
+		}
+		select {
+		case ws := <-done:
+			inFlight--
+			if busy[ws]--; busy[ws] == 0 {
+				delete(busy, ws)
+			}
+		case <-s.callouts.queued:
+		}
+	}
+}
+
+// claimOne leases the next due request of a workspace with a free slot.
+func (s *Server) claimOne(ctx context.Context, busy map[int64]int) (store.OutboundRequest, bool) {
+	var full []int64
+	for ws, n := range busy {
+		if n >= outboxPerWorkspace {
+			full = append(full, ws)
+		}
+	}
+	reqs, err := s.store.ClaimOutbound(ctx, s.clock.Now(), outboxLease, 1, full)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.WarnContext(ctx, "claiming async webhooks", "err", err)
 		}
-		return
+		return store.OutboundRequest{}, false
 	}
-	for _, r := range reqs {
-		s.deliverOne(ctx, r)
+	if len(reqs) == 0 {
+		return store.OutboundRequest{}, false
 	}
+	return reqs[0], true
 }
 
 func (s *Server) deliverOne(ctx context.Context, r store.OutboundRequest) {
+	if r.Attempts > 1 && r.ErrorClass == "" {
+		// Claimed before, and its attempt never recorded: the worker that
+		// sent it stopped (a crash, a kill) while the request was in
+		// flight, so it may have reached the service. Seed 001: only a
+		// request that is idempotent is sent again; any other is recorded
+		// as of unknown outcome and left alone.
+		headers, _ := s.callouts.box.OpenMap(r.Headers, outboxAAD(r.WorkspaceID))
+		if !(retry.Call{Method: r.Method, Header: headerValues(headers)}).Idempotent() {
+			s.log.WarnContext(ctx, "async webhook outcome unknown: the server stopped while sending it; not sent again, since it is not idempotent",
+				"node", r.NodeID, "run", r.RunID, "attempts", r.Attempts-1)
+			if err := s.store.FinishOutbound(ctx, r.ID, store.OutboundFailed, string(failure.Unknown), 0, nil); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "recording an async webhook", "id", r.ID, "err", err)
+			}
+			return
+		}
+	}
 	status, err := s.send(ctx, r)
 	class := ""
 	if err != nil {
@@ -163,4 +235,13 @@ func (s *Server) pruneEvents(ctx context.Context) {
 		}
 		t.Reset(pruneEvery)
 	}
+}
+
+// headerValues is headers as retry's safe-resend rule reads them.
+func headerValues(h map[string]string) map[string][]string {
+	out := make(map[string][]string, len(h))
+	for k, v := range h {
+		out[k] = []string{v}
+	}
+	return out
 }

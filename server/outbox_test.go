@@ -146,3 +146,125 @@ func TestAsyncWebhookRetriesAnUnsentRequestWithDoublingWaits(t *testing.T) {
 		t.Errorf("after the third attempt: %s, %d attempts; want FAILED, 3", r.Status, r.Attempts)
 	}
 }
+
+// TestAsyncWebhookInFlightAtACrashIsNotResent: a worker claimed two
+// requests and stopped before recording their attempts (a SIGKILL mid
+// send). Once their lease has passed, the next worker sends the idempotent
+// one again and records the other as of unknown outcome, never sending it
+// twice (seed 001's safe-resend rule). The partner counts what it got.
+func TestAsyncWebhookInFlightAtACrashIsNotResent(t *testing.T) {
+	t.Parallel()
+	got := make(chan string, 4)
+	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Method + " " + r.URL.Path
+	}))
+	defer partner.Close()
+	clk := clock.NewFake(time.Now())
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1/32", Clock: clk})
+	ctx := context.Background()
+	st := ts.s.store
+	keyed, err := ts.s.callouts.box.SealMap(map[string]string{"Idempotency-Key": "order-42"}, outboxAAD(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := st.CreateSession(ctx, store.Session{WorkspaceID: 1, AgentID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := st.StartTurn(ctx, store.TurnStart{Run: store.Run{WorkspaceID: 1, SessionID: sess.ID, Version: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post, err := st.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: 1, RunID: run.ID, NodeID: "n", Method: "POST", URL: partner.URL + "/post", CreatedAt: clk.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: 1, NodeID: "k", Method: "POST", URL: partner.URL + "/keyed",
+		Headers: keyed, CreatedAt: clk.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	// The worker that died: it claimed both, and that is all it did.
+	if claimed, err := st.ClaimOutbound(ctx, clk.Now(), outboxLease, 2, nil); err != nil || len(claimed) != 2 {
+		t.Fatalf("claiming as the crashed worker: %d, %v", len(claimed), err)
+	}
+	ts.advance(t, clk, outboxEvery)
+	if len(got) != 0 {
+		t.Fatalf("sent while still leased: %q", <-got)
+	}
+	ts.advance(t, clk, outboxLease)
+	if r := <-got; r != "POST /keyed" {
+		t.Fatalf("after the lease the partner got %q, want the idempotent request", r)
+	}
+	if len(got) != 0 {
+		t.Fatalf("the request that may have arrived was sent again: %q", <-got)
+	}
+	rs, err := st.OutboundByRun(ctx, 1, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rs {
+		if r.ID == post.ID {
+			found = true
+			if r.Status != store.OutboundFailed || r.ErrorClass != "UNKNOWN" {
+				t.Errorf("the unsent-again request: %s %s, want FAILED UNKNOWN", r.Status, r.ErrorClass)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("request %d is not among the queue's %d", post.ID, len(rs))
+	}
+}
+
+// TestAsyncWebhooksOfOneWorkspaceDoNotHoldUpAnother: six requests of one
+// workspace hang at a slow partner; a request of another workspace queued
+// behind them is sent at once, while they are still in flight.
+func TestAsyncWebhooksOfOneWorkspaceDoNotHoldUpAnother(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	slowIn, fast := make(chan struct{}, 8), make(chan struct{}, 1)
+	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			slowIn <- struct{}{}
+			<-release
+			return
+		}
+		fast <- struct{}{}
+	}))
+	defer partner.Close()
+	defer close(release)
+	clk := clock.NewFake(time.Now())
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1/32", Clock: clk})
+	ctx := context.Background()
+	st := ts.s.store
+	quiet, err := st.CreateWorkspace(ctx, "Quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		if _, err := st.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: 1, NodeID: "n", Method: "POST", URL: partner.URL + "/slow", CreatedAt: clk.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.EnqueueOutbound(ctx, store.OutboundRequest{WorkspaceID: quiet.ID, NodeID: "n", Method: "POST", URL: partner.URL + "/fast", CreatedAt: clk.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	bctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := clk.BlockUntil(bctx, backgroundLoops); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(outboxEvery)
+	select {
+	case <-fast:
+	case <-bctx.Done():
+		t.Fatal("the quiet workspace's request waited behind the slow ones")
+	}
+	// The slow workspace has its share of the workers, no more.
+	for range outboxPerWorkspace {
+		<-slowIn
+	}
+	if n := len(slowIn); n != 0 {
+		t.Errorf("%d more slow requests in flight than one workspace's share", n)
+	}
+}

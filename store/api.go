@@ -197,8 +197,10 @@ type OutboundQueue interface {
 	// whose lease ended), oldest due first, setting LeaseUntil to now+lease
 	// and counting an attempt. Two replicas never claim the same request
 	// at once. A worker that outlives its lease may see the request claimed
-	// again, so the lease must outlast the request's timeout.
-	ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboundRequest, error)
+	// again, so the lease must outlast the request's timeout. Requests of
+	// the workspaces in skip are passed over (those with as many requests
+	// in flight as the worker lets one workspace have).
+	ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int, skip []int64) ([]OutboundRequest, error)
 	// FinishOutbound records a claimed request's attempt: status SENT or
 	// FAILED finishes it; PENDING with nextAttemptAt schedules a retry.
 	// Either way the lease ends. ErrConflict when the request is not

@@ -34,6 +34,7 @@ const (
 	claimOutboundSQL = `WITH c AS (
 			SELECT id FROM outbound
 			WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+			AND NOT (workspace_id = ANY ($4::bigint[]))
 			ORDER BY next_attempt_at, id LIMIT $3
 			FOR UPDATE SKIP LOCKED
 		)
@@ -102,13 +103,16 @@ func (s *Store) EnqueueOutbound(ctx context.Context, r store.OutboundRequest) (s
 }
 
 // ClaimOutbound leases up to limit due requests of every workspace.
-func (s *Store) ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.OutboundRequest, error) {
+func (s *Store) ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int, skip []int64) ([]store.OutboundRequest, error) {
 	limit, err := check.Claim(lease, limit)
 	if err != nil {
 		return nil, fmt.Errorf("claiming requests: %w", err)
 	}
 	now = now.UTC().Truncate(time.Microsecond)
-	out, err := list(ctx, s, scanOutbound, claimOutboundSQL, now, now.Add(lease), limit)
+	if skip == nil {
+		skip = []int64{}
+	}
+	out, err := list(ctx, s, scanOutbound, claimOutboundSQL, now, now.Add(lease), limit, skip)
 	if err != nil {
 		return nil, fmt.Errorf("claiming requests: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/wetel/wetel/store"
@@ -31,6 +32,7 @@ const (
 	claimOutboundSQL = `UPDATE outbound SET lease_until = ?2, attempts = attempts + 1
 		WHERE id IN (SELECT id FROM outbound
 			WHERE status = 'PENDING' AND next_attempt_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
+			AND workspace_id NOT IN (SELECT value FROM json_each(?4))
 			ORDER BY next_attempt_at, id LIMIT ?3)
 		RETURNING ` + outboundCols
 	// A retry (PENDING) moves next_attempt_at; a final status sets
@@ -84,7 +86,7 @@ func (s *Store) EnqueueOutbound(ctx context.Context, r store.OutboundRequest) (s
 }
 
 // ClaimOutbound leases up to limit due requests of every workspace.
-func (s *Store) ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.OutboundRequest, error) {
+func (s *Store) ClaimOutbound(ctx context.Context, now time.Time, lease time.Duration, limit int, skip []int64) ([]store.OutboundRequest, error) {
 	limit, err := check.Claim(lease, limit)
 	if err != nil {
 		return nil, fmt.Errorf("claiming requests: %w", err)
@@ -92,7 +94,7 @@ func (s *Store) ClaimOutbound(ctx context.Context, now time.Time, lease time.Dur
 	var out []store.OutboundRequest
 	err = s.write(ctx, func(c *conn) error {
 		var err error
-		out, err = collect(c, scanOutbound, qClaimOutbound, ms(now), ms(now.Add(lease)), limit)
+		out, err = collect(c, scanOutbound, qClaimOutbound, ms(now), ms(now.Add(lease)), limit, idList(skip))
 		return err
 	})
 	if err != nil {
@@ -140,4 +142,17 @@ func (s *Store) OutboundByRun(ctx context.Context, ws, runID int64) ([]store.Out
 		return nil, fmt.Errorf("listing requests of run %d: %w", runID, err)
 	}
 	return out, nil
+}
+
+// idList is ids as a JSON array, for json_each: "[]" when there are none.
+func idList(ids []int64) string {
+	b := make([]byte, 0, 2+8*len(ids))
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
 }

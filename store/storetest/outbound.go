@@ -83,7 +83,7 @@ func testClaimOutbound(t *testing.T, e *env) {
 
 	claim := func(at time.Time, limit int) []store.OutboundRequest {
 		t.Helper()
-		got, err := s.ClaimOutbound(ctx, at, 30*time.Second, limit)
+		got, err := s.ClaimOutbound(ctx, at, 30*time.Second, limit, nil)
 		must(t, err)
 		return got
 	}
@@ -180,7 +180,7 @@ func testClaimOutboundRace(t *testing.T, e *env) {
 		go func() {
 			defer wg.Done()
 			for {
-				got, err := s.ClaimOutbound(ctx, at, time.Minute, 7)
+				got, err := s.ClaimOutbound(ctx, at, time.Minute, 7, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -228,7 +228,38 @@ func testOutboundInputs(t *testing.T, e *env) {
 		lease time.Duration
 		limit int
 	}{{0, 1}, {time.Second, 0}, {time.Second, store.MaxClaimLimit + 1}} {
-		_, err := s.ClaimOutbound(ctx, next, c.lease, c.limit)
+		_, err := s.ClaimOutbound(ctx, next, c.lease, c.limit, nil)
 		wantErr(t, "ClaimOutbound with a bad lease or limit", err, store.ErrInvalid)
+	}
+}
+
+// testClaimOutboundSkips: a claim passes over the workspaces it is told
+// to, so a worker can keep one workspace from taking every delivery slot.
+func testClaimOutboundSkips(t *testing.T, e *env) {
+	ctx := t.Context()
+	s := e.fresh(t)
+	a, b := newTenant(t, s), newTenant(t, s)
+	due := now().Add(-time.Second)
+	for _, tn := range []*tenant{a, a, b} {
+		r, _ := tn.start(t, tn.session(t, "").ID, "hi")
+		q := webhook(tn, r.ID, "notify")
+		q.NextAttemptAt = due
+		_, err := s.EnqueueOutbound(ctx, q)
+		must(t, err)
+	}
+	got, err := s.ClaimOutbound(ctx, now(), time.Minute, 10, []int64{a.ws})
+	must(t, err)
+	if len(got) != 1 || got[0].WorkspaceID != b.ws {
+		t.Fatalf("claiming past workspace %d: %s", a.ws, str(got))
+	}
+	got, err = s.ClaimOutbound(ctx, now(), time.Minute, 10, []int64{a.ws, b.ws})
+	must(t, err)
+	if len(got) != 0 {
+		t.Fatalf("claiming past both workspaces: %s", str(got))
+	}
+	got, err = s.ClaimOutbound(ctx, now(), time.Minute, 10, nil)
+	must(t, err)
+	if len(got) != 2 || got[0].WorkspaceID != a.ws || got[1].WorkspaceID != a.ws {
+		t.Fatalf("claiming with nothing to skip: %s", str(got))
 	}
 }

@@ -85,6 +85,7 @@ var cases = []struct {
 	{"OutboundQueue", testOutboundQueue},
 	{"ClaimOutbound", testClaimOutbound},
 	{"ClaimOutboundRace", testClaimOutboundRace},
+	{"ClaimOutboundSkips", testClaimOutboundSkips},
 	{"OutboundInputs", testOutboundInputs},
 	{"Events", testEvents},
 	{"EventsConcurrent", testEventsConcurrent},
