@@ -39,8 +39,10 @@ type Input struct {
 	Secrets []string
 	// Entry names the nodes dispatched first instead of start (a resumed run).
 	Entry []string
-	// Child marks a run dispatched by sub_agent.
+	// Child marks a run dispatched by sub_agent, and Depth says how deeply
+	// nested its dispatch is (1 for a child of a run a person started).
 	Child bool
+	Depth int
 	// Services are the outside systems the run's nodes may call (HTTP,
 	// custom actions, MCP connectors, the async outbox); nil for none.
 	Services *node.Services
@@ -109,7 +111,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 		in.Vars = map[string]any{}
 	}
 	r.res = &Result{RunID: in.RunID, Status: vocab.RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
-	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child, Interrupt: in.Interrupt,
+	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child || in.Depth > 0, Depth: in.Depth, Interrupt: in.Interrupt,
 		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services, Place: e.place}
 	r.emit(Event{Kind: EventRunStarted})
 	if len(in.Entry) == 0 {

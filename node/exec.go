@@ -77,8 +77,9 @@ type Exec struct {
 	// Reply receives what the node says; the engine sets it.
 	Reply func(Message)
 	// Child is set for a run dispatched by sub_agent, whose throwaway session
-	// no person watches.
+	// no person watches; Depth is how deeply nested that dispatch is.
 	Child bool
+	Depth int
 	// Interrupt is closed when a newer message interrupts the turn; a node
 	// that waits (a retry's backoff) stops waiting on it.
 	Interrupt <-chan struct{}

@@ -11,10 +11,12 @@ import (
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/subagent"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/server/gql"
 	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/turn"
 )
 
 // callouts are the outside systems the runs of each workspace may call:
@@ -29,6 +31,9 @@ type callouts struct {
 	clock clock.Clock // stamps queued async webhooks
 	// queued wakes a delivery pass in progress when a request is queued.
 	queued chan struct{}
+	// turns run the child sessions of sub_agent dispatches; set once the
+	// turn service exists, before any turn runs.
+	turns *turn.Service
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -58,6 +63,7 @@ func (c *callouts) services(ws int64) *node.Services {
 		callout.ActionsKey.With(wsActions{c, ws}),
 		callout.ToolsKey.With(wsTools{c, ws}),
 		callout.OutboxKey.With(wsOutbox{c, ws}),
+		subagent.DispatcherKey.With(childSessions{c.turns, ws}),
 	)
 	c.svcs[ws] = s
 	return s

@@ -146,6 +146,7 @@ func (s *Server) setup(ctx context.Context) error {
 	}
 	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log, Clock: s.clock})
 	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Clock: s.clock, Observer: s.live, ServicesFor: s.callouts.services}
+	s.callouts.turns = s.turns
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
 	limits := DefaultRateLimits()

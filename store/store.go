@@ -88,8 +88,12 @@ type Session struct {
 	Status           string
 	ClientExternalID string
 	Channel          string
-	CreatedAt        time.Time
-	EndedAt          *time.Time
+	// ParentSessionID is the session whose sub_agent node dispatched this
+	// one, 0 for a session a person or a client opened. A child session
+	// takes no messages from outside.
+	ParentSessionID int64
+	CreatedAt       time.Time
+	EndedAt         *time.Time
 }
 
 // Message is one entry of a session's transcript.

@@ -23,7 +23,8 @@ type resumption struct {
 	answer map[string]any
 }
 
-func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, task bool) (TurnResult, error) {
+func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, kind turnKind) (TurnResult, error) {
+	task := kind.task
 	now := s.now().Now()
 	// One read for everything the turn needs before it starts; of the
 	// transcript, only what this Service has not read yet.
@@ -36,6 +37,9 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if sess.Status == store.SessionEnded {
 		s.transcripts.forget(sessionID)
 		return TurnResult{}, ErrSessionEnded
+	}
+	if sess.ParentSessionID != 0 && kind.depth == 0 {
+		return TurnResult{}, ErrChildSession
 	}
 	history := s.transcripts.extend(ws, sessionID, cached, state.History)
 	user := store.Message{WorkspaceID: ws, SessionID: sessionID, Role: "user", Text: text}
@@ -90,7 +94,7 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		res = nil
 	}
 	vars := turnFacts(sess, history.items, history.users, text, task)
-	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws)}
+	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws), Depth: kind.depth}
 	if s.Observer != nil {
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}
@@ -111,7 +115,11 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	} else {
 		result = s.Engine.Run(ctx, plan, in)
 	}
-	return s.finish(ctx, sess, wf, run, user, res, result)
+	tr, err := s.finish(ctx, sess, wf, run, user, res, result)
+	if kind.depth > 0 && err == nil {
+		tr.output = ownVars(result.Vars)
+	}
+	return tr, err
 }
 
 // resumption decides whether this message answers the session's open wait.

@@ -19,6 +19,10 @@ import (
 // message is not stored.
 var ErrSessionEnded = store.ErrSessionEnded
 
+// ErrChildSession is returned for a message sent to a sub_agent's child
+// session from outside: only its parent's dispatch speaks in it.
+var ErrChildSession = errors.New("the session is a sub_agent's child session: only its dispatch sends it a message")
+
 // ErrQuestionOpen is returned by Task for a session whose open question is
 // waiting for the user: only the user answers it, and a task's run that
 // asked again could not save its question.
@@ -72,11 +76,13 @@ type TurnResult struct {
 	UserMessage store.Message
 	Runs        []store.Run
 	Messages    []store.Message
+	// output is a child turn's own variables, for its sub_agent dispatch.
+	output map[string]any
 }
 
 // Send runs one turn of a session.
 func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (TurnResult, error) {
-	return s.serialized(ctx, ws, sessionID, text, false)
+	return s.serialized(ctx, ws, sessionID, text, turnKind{})
 }
 
 // Task runs a turn with no user message (runWorkflowTask: the caller's own
@@ -85,10 +91,20 @@ func (s *Service) Send(ctx context.Context, ws, sessionID int64, text string) (T
 // anything runs: only the user answers it, and the task must not speak into
 // a conversation that is waiting on the user.
 func (s *Service) Task(ctx context.Context, ws, sessionID int64) (TurnResult, error) {
-	return s.serialized(ctx, ws, sessionID, "", true)
+	return s.serialized(ctx, ws, sessionID, "", turnKind{task: true})
 }
 
-func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, task bool) (TurnResult, error) {
+// turnKind says what started a turn: a user's message (the zero value), a
+// task with no message, or a sub_agent dispatch at some depth.
+type turnKind struct {
+	task  bool
+	depth int
+	// halt, when closed, interrupts the turn as a newer message would:
+	// a child's dispatch that timed out.
+	halt <-chan struct{}
+}
+
+func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, kind turnKind) (TurnResult, error) {
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
 	st.mu.Lock()
@@ -121,7 +137,18 @@ func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text stri
 		st.served.Broadcast()
 		st.mu.Unlock()
 	}()
-	return s.turn(ctx, ws, sessionID, text, stop, task)
+	if kind.halt != nil {
+		ended := make(chan struct{})
+		defer close(ended)
+		go func() {
+			select {
+			case <-kind.halt:
+				s.interrupt(sessionID)
+			case <-ended:
+			}
+		}()
+	}
+	return s.turn(ctx, ws, sessionID, text, stop, kind)
 }
 
 // Queued counts the turns of a session running or waiting for their turn in

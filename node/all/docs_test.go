@@ -62,7 +62,7 @@ func TestSeventeenNodeTypes(t *testing.T) {
 		{"router", false, false, everywhere},
 		{"set_variable", false, false, everywhere},
 		{"start", false, false, everywhere},
-		{"sub_agent", true, false, mockOnly},
+		{"sub_agent", true, false, node.OnServer},
 		{"switch", false, false, everywhere},
 		{"tool", true, true, everywhere},
 		{"webhook", true, true, everywhere},

@@ -1,5 +1,7 @@
 // Package subagent is the sub_agent node: it dispatches to other agents
-// concurrently. It needs the server's sessions, so it runs in mock mode only here.
+// concurrently, each target as a child session of its own, and aggregates
+// what comes back. The child sessions come from the Dispatcher capability,
+// which the server provides; offline the node runs in mock mode only.
 package subagent
 
 import (
@@ -14,9 +16,14 @@ func init() {
 	node.Register(&node.Spec{
 		Type:    "sub_agent",
 		Summary: "Dispatches to one or more other agents concurrently and aggregates what comes back into an array.",
-		Description: "Each target runs as its own child session with its own run budget. resultVar holds " +
-			"[{agentId, status \"ok\"|\"error\"|\"timeout\", messages, output, error}]; a target that fails is reported " +
-			"there and the node still takes success. Only a configuration error takes the failure edge.",
+		Description: "Each target runs concurrently as its own child session of its agent (parentSessionId names the " +
+			"dispatching session), with its own run and budget; messageTemplate (default {{userMessage}}) is its one " +
+			"message. resultVar holds [{agentId, status \"ok\"|\"error\"|\"timeout\", messages, output, error}] in " +
+			"target order: messages are what the child said, output the variables its run wrote. A target that fails " +
+			"or runs past timeoutMs is reported there and the node still takes success; the child is interrupted " +
+			"before its next node. Only a configuration error takes the failure edge: no targets, more than 10, an " +
+			"agent of another workspace, or dispatch nested deeper than 3. await_reply is refused inside a child, " +
+			"which no person watches. The parent's interrupt and run deadline end every child's wait.",
 		Routing:      node.RouteAll,
 		Mockable:     true,
 		MockOutput:   "resultVar",
@@ -31,6 +38,8 @@ func init() {
 			{Name: "timeoutMs", Kind: node.KindInteger, Default: 60000, Min: node.Float(1), Max: node.Float(300000), Description: "Time per target in ms (default 60000, ceiling 300000)."},
 		},
 		Examples: node.Examples(`{"targets": [{"agentId": 7, "messageTemplate": "{{userMessage}}"}, {"agentId": 9, "messageTemplate": "{{userMessage}}"}], "resultVar": "specialists"}`),
-		// Runs is empty: child sessions are not part of this build, so mock mode only.
+		// Offline has no agents to dispatch to: mock mode there.
+		Runs:  node.OnServer,
+		Build: build,
 	})
 }

@@ -54,6 +54,7 @@ func toSession(s store.Session) *Session {
 		id := s.Identity
 		out.Identity = &id
 	}
+	out.ParentSessionID = optID(s.ParentSessionID)
 	return out
 }
 

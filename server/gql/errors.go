@@ -58,6 +58,8 @@ func storeErr(err error, what string, id int) error {
 		return Errorf(CodeConflict, "%s", store.ErrWaitExists.Error())
 	case errors.Is(err, turn.ErrSessionEnded):
 		return Errorf(CodeValidation, "session %d has ended", id)
+	case errors.Is(err, turn.ErrChildSession):
+		return Errorf(CodeValidation, "session %d is a sub_agent's child session: only its dispatch sends it a message", id)
 	case errors.Is(err, turn.ErrQuestionOpen):
 		return Errorf(CodeConflict, "session %d has an open question waiting for the user's reply; a task runs once it is answered, expires or is cancelled", id)
 	}

@@ -203,6 +203,7 @@ type ComplexityRoot struct {
 		EndedAt          func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Identity         func(childComplexity int) int
+		ParentSessionID  func(childComplexity int) int
 		Status           func(childComplexity int) int
 	}
 
@@ -1218,6 +1219,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Session.Identity(childComplexity), true
+	case "Session.parentSessionId":
+		if e.ComplexityRoot.Session.ParentSessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.ParentSessionID(childComplexity), true
 	case "Session.status":
 		if e.ComplexityRoot.Session.Status == nil {
 			break
@@ -1858,6 +1865,8 @@ func (ec *executionContext) childFields_Session(ctx context.Context, field graph
 		return ec.fieldContext_Session_createdAt(ctx, field)
 	case "endedAt":
 		return ec.fieldContext_Session_endedAt(ctx, field)
+	case "parentSessionId":
+		return ec.fieldContext_Session_parentSessionId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Session", field.Name)
 }
@@ -6310,6 +6319,29 @@ func (ec *executionContext) fieldContext_Session_endedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Session", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Session_parentSessionId(ctx context.Context, field graphql.CollectedField, obj *Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_parentSessionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentSessionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Session_parentSessionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SessionEvent_seq(ctx context.Context, field graphql.CollectedField, obj *SessionEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10051,6 +10083,11 @@ func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "endedAt":
 			out.Values[i] = ec._Session_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parentSessionId":
+			out.Values[i] = ec._Session_parentSessionId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -197,6 +197,8 @@ type Session struct {
 	Channel          string        `json:"channel"`
 	CreatedAt        time.Time     `json:"createdAt"`
 	EndedAt          *time.Time    `json:"endedAt,omitempty"`
+	// The session whose sub_agent node dispatched this one, null for a session a person or a client opened. A child session takes no messages from outside.
+	ParentSessionID *int `json:"parentSessionId,omitempty"`
 }
 
 // One event of a session (PLATFORM §4). data holds the event's fields.

@@ -17,7 +17,8 @@ const (
 	workflowCols = `id, workspace_id, name, description, draft, published_version,
 		failure_response, notify_on_failure, created_at, updated_at`
 	agentCols   = `id, workspace_id, name, persona, default_model, coalesce(workflow_id, 0), created_at`
-	sessionCols = `id, workspace_id, agent_id, identity, status, client_external_id, channel, created_at, ended_at`
+	sessionCols = `id, workspace_id, agent_id, identity, status, client_external_id, channel, created_at, ended_at,
+		coalesce(parent_session_id, 0)`
 )
 
 // scanWorkflow reads workflowCols.
@@ -42,7 +43,7 @@ func scanAgent(r scanner) (store.Agent, error) {
 func scanSession(r scanner) (store.Session, error) {
 	var ss store.Session
 	err := r.Scan(&ss.ID, &ss.WorkspaceID, &ss.AgentID, &ss.Identity, &ss.Status,
-		&ss.ClientExternalID, &ss.Channel, &ss.CreatedAt, &ss.EndedAt)
+		&ss.ClientExternalID, &ss.Channel, &ss.CreatedAt, &ss.EndedAt, &ss.ParentSessionID)
 	ss.CreatedAt, ss.EndedAt = ss.CreatedAt.UTC(), utcPtr(ss.EndedAt)
 	return ss, err
 }

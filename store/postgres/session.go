@@ -16,11 +16,12 @@ func (s *Store) CreateSession(ctx context.Context, ss store.Session) (store.Sess
 	ss.Status, ss.EndedAt = store.SessionOpen, nil
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		return c.QueryRow(ctx, `INSERT INTO sessions (workspace_id, agent_id, identity, status,
-			client_external_id, channel, created_at)
-			SELECT $1, $2, $3, 'OPEN', $4, $5, $6
+			client_external_id, channel, created_at, parent_session_id)
+			SELECT $1, $2, $3, 'OPEN', $4, $5, $6, $7
 			WHERE EXISTS (SELECT 1 FROM agents WHERE id = $2 AND workspace_id = $1)
+			AND ($7::bigint IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $7 AND workspace_id = $1))
 			RETURNING id`,
-			ss.WorkspaceID, ss.AgentID, ss.Identity, ss.ClientExternalID, ss.Channel, ss.CreatedAt).Scan(&ss.ID)
+			ss.WorkspaceID, ss.AgentID, ss.Identity, ss.ClientExternalID, ss.Channel, ss.CreatedAt, nullID(ss.ParentSessionID)).Scan(&ss.ID)
 	})
 	if err != nil {
 		return store.Session{}, fmt.Errorf("creating session of agent %d: %w", ss.AgentID, mapErr(err))
@@ -32,11 +33,9 @@ func (s *Store) CreateSession(ctx context.Context, ss store.Session) (store.Sess
 func (s *Store) Session(ctx context.Context, ws, id int64) (store.Session, error) {
 	var ss store.Session
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
-		return c.QueryRow(ctx, `SELECT id, workspace_id, agent_id, identity, status,
-			client_external_id, channel, created_at, ended_at
-			FROM sessions WHERE id = $1 AND workspace_id = $2`, id, ws).
+		return c.QueryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = $1 AND workspace_id = $2`, id, ws).
 			Scan(&ss.ID, &ss.WorkspaceID, &ss.AgentID, &ss.Identity, &ss.Status,
-				&ss.ClientExternalID, &ss.Channel, &ss.CreatedAt, &ss.EndedAt)
+				&ss.ClientExternalID, &ss.Channel, &ss.CreatedAt, &ss.EndedAt, &ss.ParentSessionID)
 	})
 	if err != nil {
 		return store.Session{}, fmt.Errorf("reading session %d: %w", id, mapErr(err))

@@ -23,7 +23,7 @@ const turnStateSQL = `SELECT s.id, s.workspace_id, s.agent_id, s.identity, s.sta
 		f.failure_response, f.notify_on_failure, f.created_at, f.updated_at,
 		w.id, w.run_id, w.node_id, w.kind, w.resume_on, w.state, w.identity,
 		w.expires_at, w.created_at, w.snapshot,
-		m.ids, m.roles, m.texts, m.moods, m.runs, m.done, m.ats
+		m.ids, m.roles, m.texts, m.moods, m.runs, m.done, m.ats, coalesce(s.parent_session_id, 0)
 	FROM sessions s
 	JOIN agents a ON a.id = s.agent_id
 	LEFT JOIN workflows f ON f.id = a.workflow_id
@@ -64,7 +64,7 @@ func (x *turnStateScan) dest() []any {
 		&x.wfCreated, &x.wfUpdated,
 		&x.waitID, &x.waitRun, &x.waitNode, &x.waitKind, &x.waitResume, &x.waitState, &x.waitIdentity,
 		&x.waitExpires, &x.waitCreated, &x.snapshot,
-		&x.msgIDs, &x.msgRoles, &x.msgTexts, &x.msgMoods, &x.msgRuns, &x.msgDone, &x.msgAt}
+		&x.msgIDs, &x.msgRoles, &x.msgTexts, &x.msgMoods, &x.msgRuns, &x.msgDone, &x.msgAt, &ss.ParentSessionID}
 }
 
 // state assembles what was scanned.

@@ -110,7 +110,7 @@ const (
 		failure_response, notify_on_failure, created_at, updated_at`
 	agentCols   = `id, workspace_id, name, persona, default_model, workflow_id, created_at`
 	sessionCols = `id, workspace_id, agent_id, identity, status, client_external_id,
-		channel, created_at, ended_at`
+		channel, created_at, ended_at, parent_session_id`
 	messageCols = `id, workspace_id, session_id, role, text, mood, run_id, turn_complete, created_at`
 	runCols     = `id, workspace_id, session_id, workflow_id, version, status,
 		resumed_from_run_id, node_trace, error, error_code, started_at, finished_at`
@@ -150,11 +150,12 @@ var queries = [numQueries]string{
 		SELECT ?1, ?2, ?3, ?4, ?5, ?6
 		WHERE ?5 IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = ?5 AND workspace_id = ?1)
 		RETURNING id`,
-	// The agent must be the workspace's own.
+	// The agent must be the workspace's own, and so must a parent session.
 	qInsSession: `INSERT INTO sessions (workspace_id, agent_id, identity, status,
-		client_external_id, channel, created_at)
-		SELECT ?1, ?2, ?3, 'OPEN', ?4, ?5, ?6
+		client_external_id, channel, created_at, parent_session_id)
+		SELECT ?1, ?2, ?3, 'OPEN', ?4, ?5, ?6, ?7
 		WHERE EXISTS (SELECT 1 FROM agents WHERE id = ?2 AND workspace_id = ?1)
+		AND (?7 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = ?7 AND workspace_id = ?1))
 		RETURNING id`,
 	qSetIdentity: `UPDATE sessions SET identity = ?3 WHERE id = ?1 AND workspace_id = ?2 AND identity <> ?3`,
 	qEndSession: `UPDATE sessions SET status = 'ENDED', ended_at = ?3
@@ -234,7 +235,8 @@ var queries = [numQueries]string{
 		f.id, f.workspace_id, f.name, f.description, f.published_version,
 		f.failure_response, f.notify_on_failure, f.created_at, f.updated_at,
 		w.id, w.workspace_id, w.session_id, w.run_id, w.node_id, w.kind, w.resume_on,
-		w.state, w.identity, w.status, w.expires_at, w.created_at, w.snapshot
+		w.state, w.identity, w.status, w.expires_at, w.created_at, w.snapshot,
+		s.parent_session_id
 		FROM sessions s
 		JOIN agents a ON a.id = s.agent_id
 		LEFT JOIN workflows f ON f.id = a.workflow_id

@@ -13,7 +13,7 @@ import (
 func scanSession(v []driver.Value) store.Session {
 	return store.Session{ID: i64(v[0]), WorkspaceID: i64(v[1]), AgentID: i64(v[2]),
 		Identity: text(v[3]), Status: text(v[4]), ClientExternalID: text(v[5]),
-		Channel: text(v[6]), CreatedAt: msTime(v[7]), EndedAt: msTimePtr(v[8])}
+		Channel: text(v[6]), CreatedAt: msTime(v[7]), EndedAt: msTimePtr(v[8]), ParentSessionID: i64(v[9])}
 }
 
 // scanMessage reads messageCols.
@@ -29,7 +29,7 @@ func (s *Store) CreateSession(ctx context.Context, ss store.Session) (store.Sess
 	ss.Status, ss.EndedAt = store.SessionOpen, nil
 	err := s.write(ctx, func(c *conn) error {
 		v, err := c.row(qInsSession, ss.WorkspaceID, ss.AgentID, ss.Identity, ss.ClientExternalID,
-			ss.Channel, ms(ss.CreatedAt))
+			ss.Channel, ms(ss.CreatedAt), nullID(ss.ParentSessionID))
 		ss.ID = i64(v0(v))
 		return err
 	})

@@ -24,7 +24,7 @@ func (s *Store) TurnStateSince(ctx context.Context, ws, sessionID int64, now tim
 		if err != nil {
 			return mapErr(err)
 		}
-		st.Session = scanSession(v[0:9])
+		st.Session = scanSession(append(v[0:9:9], v[38]))
 		st.Agent = scanAgent(v[9:16])
 		if f := v[16:25]; f[0] != nil {
 			st.Workflow = store.Workflow{ID: i64(f[0]), WorkspaceID: i64(f[1]), Name: text(f[2]),

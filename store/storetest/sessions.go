@@ -185,3 +185,42 @@ func testAppendMessage(t *testing.T, e *env) {
 		t.Errorf("appending started runs: %s", str(runs))
 	}
 }
+
+// testSessionParent: a child session names the session that dispatched
+// it, read back by every read of a session; a parent of another workspace
+// is refused.
+func testSessionParent(t *testing.T, e *env) {
+	s := e.shared
+	ctx := t.Context()
+	tn, other := newTenant(t, s), newTenant(t, s)
+	parent := tn.session(t, "ann")
+	child, err := s.CreateSession(ctx, store.Session{WorkspaceID: tn.ws, AgentID: tn.agent, ParentSessionID: parent.ID, Channel: "sub_agent"})
+	must(t, err)
+	if child.ParentSessionID != parent.ID {
+		t.Fatalf("created child: %s", str(child))
+	}
+	got, err := s.Session(ctx, tn.ws, child.ID)
+	must(t, err)
+	if got.ParentSessionID != parent.ID {
+		t.Errorf("Session: parent %d, want %d", got.ParentSessionID, parent.ID)
+	}
+	st, err := s.TurnState(ctx, tn.ws, child.ID, now())
+	must(t, err)
+	if st.Session.ParentSessionID != parent.ID {
+		t.Errorf("TurnState: parent %d, want %d", st.Session.ParentSessionID, parent.ID)
+	}
+	if p, err := s.Session(ctx, tn.ws, parent.ID); err != nil || p.ParentSessionID != 0 {
+		t.Errorf("the parent: %s, %v", str(p), err)
+	}
+	page, err := s.Sessions(ctx, tn.ws, store.SessionQuery{Limit: 10})
+	must(t, err)
+	found := false
+	for _, ss := range page {
+		found = found || (ss.ID == child.ID && ss.ParentSessionID == parent.ID)
+	}
+	if !found {
+		t.Errorf("the listing lacks the child with its parent: %s", str(page))
+	}
+	_, err = s.CreateSession(ctx, store.Session{WorkspaceID: other.ws, AgentID: other.agent, ParentSessionID: parent.ID})
+	wantErr(t, "a parent of another workspace", err, store.ErrNotFound)
+}

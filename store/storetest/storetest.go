@@ -42,6 +42,7 @@ var cases = []struct {
 	{"Publish", testPublish},
 	{"AgentRoundTrip", testAgentRoundTrip},
 	{"SessionRoundTrip", testSessionRoundTrip},
+	{"SessionParent", testSessionParent},
 	{"CrossWorkspace", testCrossWorkspace},
 	{"CreateAcrossWorkspaces", testCreateAcrossWorkspaces},
 	{"IDsIncrease", testIDsIncrease},
