@@ -97,7 +97,7 @@ func TestResumeEntersAtSuccessor(t *testing.T) {
 	t.Parallel()
 	h := newHarness()
 	p := h.compile(t, askGraph(optionsAsk))
-	entry, err := p.ResumeTargets("ask", "answered")
+	entry, err := p.ResumeTargets("await_reply", "ask", "answered")
 	if err != nil || len(entry) != 1 || entry[0] != "yes" {
 		t.Fatalf("entry %v, %v", entry, err)
 	}
@@ -105,10 +105,10 @@ func TestResumeEntersAtSuccessor(t *testing.T) {
 	if path(res) != "yes:COMPLETED" || texts(res)[0] != "chose Solution Architect" {
 		t.Fatalf("trace %s, messages %v", path(res), texts(res))
 	}
-	if _, err := p.ResumeTargets("ask", "maybe"); err == nil || err.Error() != `cannot resume await_reply node "ask": it has no outgoing edge labeled 'maybe'` {
+	if _, err := p.ResumeTargets("await_reply", "ask", "maybe"); err == nil || err.Error() != `cannot resume await_reply node "ask": it has no outgoing edge labeled 'maybe'` {
 		t.Errorf("err %v", err)
 	}
-	if _, err := p.ResumeTargets("gone", "answered"); err == nil || !strings.Contains(err.Error(), "no longer has that node") {
+	if _, err := p.ResumeTargets("await_reply", "gone", "answered"); err == nil || !strings.Contains(err.Error(), "no longer has that node") {
 		t.Errorf("err %v", err)
 	}
 }

@@ -151,6 +151,14 @@ func (p *Plan) addEdge(e *graph.Edge) {
 		default:
 			src.all = append(src.all, t)
 		}
+		if src.spec.Pauses && e.Label != "" {
+			// A pausing node of this routing resumes down a labeled edge
+			// (end_session's 'declined'): its resume looks the label up.
+			if src.labels == nil {
+				src.labels = map[string][]int{}
+			}
+			src.labels[e.Label] = append(src.labels[e.Label], t)
+		}
 	case node.RouteBool:
 		if e.Label != vocab.LabelTrue && e.Label != vocab.LabelFalse && src.badLabel == nil {
 			src.badLabel = e
@@ -167,6 +175,12 @@ func (p *Plan) addEdge(e *graph.Edge) {
 	}
 }
 
+// Has reports whether the plan has a node with the id.
+func (p *Plan) Has(id string) bool {
+	_, ok := p.index[id]
+	return ok
+}
+
 // NodeIndex returns the index of a node id, for entering a plan elsewhere
 // than start (a resumed await_reply).
 func (p *Plan) NodeIndex(id string) (int, bool) {
@@ -174,21 +188,23 @@ func (p *Plan) NodeIndex(id string) (int, bool) {
 	return i, ok
 }
 
-// ResumeTargets returns the nodes a resumed await_reply continues at: the
+// ResumeTargets returns the nodes a resumed pause continues at: the
 // targets of nodeID's edges labeled label in this (the current) graph. A
 // graph edit that removed the node or the edge strands the wait, and the
 // resume fails with this explicit error rather than guessing (seed 000).
-func (p *Plan) ResumeTargets(nodeID, label string) ([]string, error) {
+// kind is the paused node's type as the wait recorded it, which names a
+// node the graph no longer has.
+func (p *Plan) ResumeTargets(kind, nodeID, label string) ([]string, error) {
 	i, ok := p.index[nodeID]
 	if !ok {
-		return nil, fmt.Errorf("cannot resume await_reply node %q: the published workflow no longer has that node", nodeID)
+		return nil, fmt.Errorf("cannot resume %s node %q: the published workflow no longer has that node", kind, nodeID)
 	}
 	var out []string
 	for _, t := range p.nodes[i].labels[label] {
 		out = append(out, p.nodes[t].id)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("cannot resume await_reply node %q: it has no outgoing edge labeled '%s'", nodeID, label)
+		return nil, fmt.Errorf("cannot resume %s node %q: it has no outgoing edge labeled '%s'", p.nodes[i].typ, nodeID, label)
 	}
 	return out, nil
 }

@@ -72,6 +72,11 @@ type ResumeInput struct {
 type Resumed struct {
 	Label string
 	Vars  map[string]any
+	// Optional: when the node has no edge labeled Label, the turn ends
+	// there, with nothing run, instead of failing as a stranded wait.
+	Optional bool
+	// EndSession ends the session instead of following an edge.
+	EndSession bool
 }
 
 // ResumeFunc continues a paused node of a type. It runs at the start of the

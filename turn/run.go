@@ -21,6 +21,9 @@ type resumption struct {
 	closeAs string
 	// answer is what the Resume hook wrote, laid over the fresh turn facts.
 	answer map[string]any
+	// endSession: the resume ends the session, running nothing; nothing:
+	// the resume has nowhere to go, and the turn ends there.
+	endSession, nothing bool
 }
 
 func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, stop chan struct{}, kind turnKind) (TurnResult, error) {
@@ -110,9 +113,12 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		vars, in.Entry = res.vars, res.entry
 	}
 	in.Vars = vars
-	if res != nil && res.err != nil {
+	switch {
+	case res != nil && res.err != nil:
 		result = &engine.Result{RunID: run.ID, Status: vocab.RunFailed, ErrorCode: engine.ErrorRouting, Error: res.err.Error(), StartedAt: now, FinishedAt: now}
-	} else {
+	case res != nil && (res.endSession || res.nothing):
+		result = &engine.Result{RunID: run.ID, Status: vocab.RunCompleted, SessionEnded: res.endSession, Vars: vars, StartedAt: now, FinishedAt: now}
+	default:
 		result = s.Engine.Run(ctx, plan, in)
 	}
 	tr, err := s.finish(ctx, sess, wf, run, user, res, result)
@@ -150,7 +156,15 @@ func (s *Service) resumption(ctx context.Context, state store.TurnState, plan *e
 		return r
 	}
 	r.answer = next.Vars
-	r.entry, r.err = plan.ResumeTargets(wait.NodeID, next.Label)
+	if next.EndSession {
+		r.endSession = true
+		return r
+	}
+	r.entry, r.err = plan.ResumeTargets(wait.Kind, wait.NodeID, next.Label)
+	if r.err != nil && next.Optional && plan.Has(wait.NodeID) {
+		// The type lets this edge be missing: the turn ends here.
+		r.entry, r.err, r.nothing = nil, nil, true
+	}
 	return r
 }
 
