@@ -35,7 +35,7 @@ func TestNodeTypeAvailability(t *testing.T) {
 			t.Errorf("%s has no availability text", nt.Name)
 		}
 	}
-	for typ, want := range map[string]string{"action": "SERVER,OFFLINE", "await_reply": "SERVER,OFFLINE", "llm": "", "approval": ""} {
+	for typ, want := range map[string]string{"action": "SERVER,OFFLINE", "await_reply": "SERVER,OFFLINE", "llm": "", "approval": "SERVER", "sub_agent": "SERVER"} {
 		if runs, ok := got[typ]; !ok || runs != want {
 			t.Errorf("nodeTypes: %s runs on %q, want %q", typ, runs, want)
 		}

@@ -198,6 +198,9 @@ type WaitClaim struct {
 	// Status. When it is false another request closed it first; the run was
 	// stored as a fresh one (ResumedFromRunID 0) and must start at start.
 	Won bool
+	// Required makes a lost claim fail the whole start with ErrConflict,
+	// writing nothing: a decision on a wait that already has its outcome.
+	Required bool
 }
 
 // TurnEnd is written when a run finishes, in one transaction: the run's
@@ -264,6 +267,9 @@ type Store interface {
 	// snapshot. A wait past its expiresAt at now is closed as EXPIRED here
 	// (expiry is enforced at read time) and ErrNotFound returned.
 	OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (Wait, json.RawMessage, error)
+	// WaitByID reads a wait of ws, whatever its status, with its snapshot:
+	// what a decision on it resumes from.
+	WaitByID(ctx context.Context, ws, id int64) (Wait, json.RawMessage, error)
 	// TurnState reads everything a turn needs before it starts, in one
 	// transaction (one round trip where the driver can): the session of
 	// ws (ErrNotFound when it is not ws's), its agent, the agent's workflow

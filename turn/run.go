@@ -64,11 +64,14 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	if err != nil {
 		return TurnResult{}, err
 	}
-	if task && state.HasWait {
+	if task && state.HasWait && kind.decision == nil {
 		return TurnResult{}, ErrQuestionOpen
 	}
 	var res *resumption
-	if !task && !closed(stop) {
+	switch {
+	case kind.decision != nil:
+		res = s.decisionResumption(ctx, kind.decision, plan)
+	case !task && !closed(stop):
 		// A turn interrupted before it starts leaves the question to the
 		// newer message behind it, which then answers it.
 		res = s.resumption(ctx, state, plan, text)
@@ -79,12 +82,16 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		// The wait gets its one outcome in the transaction that accepts the
 		// message; a session change that closed it first wins, and the
 		// message then starts a fresh run (as it would have a moment later).
-		start.Claim = &store.WaitClaim{WaitID: res.wait.ID, Status: res.closeAs}
+		start.Claim = &store.WaitClaim{WaitID: res.wait.ID, Status: res.closeAs, Required: kind.decision != nil}
 		if res.closeAs == vocab.WaitAnswered {
 			start.Run.ResumedFromRunID = res.wait.RunID
 		}
 	}
 	run, user, err = s.Store.StartTurn(ctx, start)
+	if kind.decision != nil && (errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrSessionEnded)) {
+		// Another decision, an expiry or the session's end came first.
+		return TurnResult{}, fmt.Errorf("wait %d: %w", kind.decision.wait.ID, ErrDecided)
+	}
 	if errors.Is(err, store.ErrSessionEnded) {
 		// Ended while this turn was reading it: nothing was stored.
 		s.transcripts.forget(sessionID)

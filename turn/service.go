@@ -102,6 +102,8 @@ type turnKind struct {
 	// halt, when closed, interrupts the turn as a newer message would:
 	// a child's dispatch that timed out.
 	halt <-chan struct{}
+	// decision, for a task turn, is the decided wait it resumes.
+	decision *decision
 }
 
 func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, kind turnKind) (TurnResult, error) {

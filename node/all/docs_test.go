@@ -50,7 +50,7 @@ func TestSeventeenNodeTypes(t *testing.T) {
 		runs            node.Place
 	}{
 		{"action", true, true, everywhere},
-		{"approval", false, false, mockOnly},
+		{"approval", false, false, node.OnServer},
 		{"await_reply", false, false, everywhere},
 		{"condition", false, false, everywhere},
 		{"end_session", false, false, everywhere},

@@ -1,23 +1,31 @@
 // Package approval is the approval node: it pauses the run until a workspace
-// owner approves or rejects it. Deciding approvals is not part of this build
-// yet, so every run of the node fails, on the server and offline alike.
+// owner approves or rejects it (decideApproval), and the decision's run
+// continues down approved or rejected. Decisions are made over the server's
+// API, so the node runs on the server only.
 package approval
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/tmpl"
+	"github.com/wetel/wetel/vocab"
 )
 
 func init() {
 	node.Register(&node.Spec{
 		Type:    "approval",
 		Summary: "Pauses the run until a workspace owner approves or rejects it, then continues down approved, rejected or expired.",
-		Description: "Nothing is held open while it waits. Unlike await_reply, expiry is acted on: a durable timer takes " +
-			"the expired edge. Only an OWNER decides. saveAs receives {approved, note, decidedBy}.",
+		Description: "The run stops AWAITING_APPROVAL with promptTemplate rendered for the approver; nothing is held " +
+			"open while it waits. pendingApprovals lists it, and decideApproval (an OWNER only) starts its continuation, " +
+			"a new run whose resumedFromRunId names the paused one, down approved or rejected, with saveAs holding " +
+			"{approved, note, decidedBy}. A message on the session meanwhile starts a fresh run, leaving the approval " +
+			"pending. Each approval has one outcome: a second decision, or one after expiresAfterSeconds (default 24 " +
+			"hours, clamped to 7 days), is refused with CONFLICT. The expired edge is for the durable timer that acts " +
+			"on expiry, which is not part of this build yet: an expired approval's run stays AWAITING_APPROVAL.",
 		Routing:  node.RouteOutcome,
 		Outcomes: []string{"approved", "rejected", "expired"},
 		Pauses:   true,
@@ -29,13 +37,75 @@ func init() {
 		},
 		Examples: node.Examples(`{"promptTemplate": "Refund {{amount}} to {{customer}}?", "saveAs": "refundDecision"}`),
 		Rules:    rules,
-		// Runs is empty: approvals are not part of this build, and the type has no mock mode.
+		Runs:     node.OnServer,
+		Build:    build,
 	})
 }
 
-// State is what an approval wait stores: where the decision lands.
+// DefaultExpiry is how long an approval stays open when the node does not
+// say; node.MaxWaitExpiry is the ceiling (PLATFORM §6).
+const DefaultExpiry = 24 * time.Hour
+
+type config struct {
+	PromptTemplate      string   `json:"promptTemplate"`
+	ExpiresAfterSeconds *float64 `json:"expiresAfterSeconds"`
+	SaveAs              string   `json:"saveAs"`
+}
+
+func build(b node.BuildInput) (node.Executor, error) {
+	var cfg config
+	if err := b.Decode(&cfg); err != nil {
+		return nil, err
+	}
+	prompt, err := tmpl.Parse(cfg.PromptTemplate)
+	if err != nil {
+		return nil, err
+	}
+	expiry := DefaultExpiry
+	if s := cfg.ExpiresAfterSeconds; s != nil {
+		expiry = min(time.Duration(*s*float64(time.Second)), node.MaxWaitExpiry)
+	}
+	return node.ExecutorFunc(func(_ context.Context, x *node.Exec) (node.Outcome, error) {
+		text, err := prompt.Render(x.Vars)
+		if err != nil {
+			return node.Outcome{}, err
+		}
+		snap, size, err := node.Carried(x.Vars)
+		if err != nil {
+			return node.Outcome{}, fmt.Errorf("approval node %q: the context to carry across the pause is %d bytes: %w", x.NodeID, size, err)
+		}
+		state, err := json.Marshal(State{SaveAs: cfg.SaveAs, Prompt: text})
+		if err != nil {
+			return node.Outcome{}, err
+		}
+		now := time.Now()
+		if x.Clock != nil {
+			now = x.Clock.Now()
+		}
+		// Nothing is held open: the run stops AWAITING_APPROVAL and an
+		// owner's decision starts its continuation.
+		return node.Outcome{Pause: &node.Pause{ResumeOn: vocab.ResumeOnDecision, RunStatus: vocab.RunAwaitingApproval,
+			State: state, ExpiresAt: now.Add(expiry), Snapshot: snap}}, nil
+	}), nil
+}
+
+// State is what an approval wait stores: where the decision lands, and
+// the prompt as the approver reads it, rendered when the run paused.
 type State struct {
 	SaveAs string `json:"saveAs,omitempty"`
+	Prompt string `json:"prompt"`
+}
+
+// Kind is the kind of the waits an approval node leaves.
+const Kind = "approval"
+
+// DecodeState reads a stored approval state.
+func DecodeState(b []byte) (State, error) {
+	var st State
+	if err := json.Unmarshal(b, &st); err != nil {
+		return State{}, fmt.Errorf("approval wait state: %w", err)
+	}
+	return st, nil
 }
 
 // resume continues an approval with its decision, or its expiry, which

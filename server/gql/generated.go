@@ -128,6 +128,7 @@ type ComplexityRoot struct {
 		CreateAgent          func(childComplexity int, input CreateAgentInput) int
 		CreateCustomAction   func(childComplexity int, input CustomActionInput) int
 		CreateWorkflow       func(childComplexity int, input CreateWorkflowInput) int
+		DecideApproval       func(childComplexity int, id int, approve bool, note *string) int
 		DeleteCustomAction   func(childComplexity int, id int) int
 		DeleteMcpConnector   func(childComplexity int, id int) int
 		EndSession           func(childComplexity int, sessionID int) int
@@ -149,6 +150,16 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 		RunsOn       func(childComplexity int) int
 		Summary      func(childComplexity int) int
+	}
+
+	PendingApproval struct {
+		CreatedAt func(childComplexity int) int
+		ExpiresAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		NodeID    func(childComplexity int) int
+		Prompt    func(childComplexity int) int
+		RunID     func(childComplexity int) int
+		SessionID func(childComplexity int) int
 	}
 
 	PendingAwaitReply struct {
@@ -183,6 +194,7 @@ type ComplexityRoot struct {
 		Messages            func(childComplexity int, sessionID int) int
 		NodeConfigSchema    func(childComplexity int, typeArg string) int
 		NodeTypes           func(childComplexity int) int
+		PendingApprovals    func(childComplexity int, sessionID *int) int
 		PendingAwaitReplies func(childComplexity int, sessionID *int) int
 		Session             func(childComplexity int, id int) int
 		Sessions            func(childComplexity int, agentID *int, status *SessionStatus, before *int, first *int) int
@@ -291,6 +303,7 @@ type MutationResolver interface {
 	SetSessionIdentity(ctx context.Context, sessionID int, identity *string) (*Session, error)
 	EndSession(ctx context.Context, sessionID int) (*Session, error)
 	RunWorkflowTask(ctx context.Context, sessionID int) (*Turn, error)
+	DecideApproval(ctx context.Context, id int, approve bool, note *string) (*Turn, error)
 	CreateAPIKey(ctx context.Context, name string, role Role) (*CreatedAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id int) (bool, error)
 	CreateCustomAction(ctx context.Context, input CustomActionInput) (*CustomAction, error)
@@ -310,6 +323,7 @@ type QueryResolver interface {
 	WorkflowRun(ctx context.Context, id int) (*WorkflowRun, error)
 	WorkflowRuns(ctx context.Context, sessionID *int, workflowID *int, status *RunStatus, before *int, first *int) ([]WorkflowRun, error)
 	PendingAwaitReplies(ctx context.Context, sessionID *int) ([]PendingAwaitReply, error)
+	PendingApprovals(ctx context.Context, sessionID *int) ([]PendingApproval, error)
 	Agent(ctx context.Context, id int) (*Agent, error)
 	Agents(ctx context.Context) ([]Agent, error)
 	Session(ctx context.Context, id int) (*Session, error)
@@ -718,6 +732,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWorkflow(childComplexity, args["input"].(CreateWorkflowInput)), true
+	case "Mutation.decideApproval":
+		if e.ComplexityRoot.Mutation.DecideApproval == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decideApproval_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecideApproval(childComplexity, args["id"].(int), args["approve"].(bool), args["note"].(*string)), true
 	case "Mutation.deleteCustomAction":
 		if e.ComplexityRoot.Mutation.DeleteCustomAction == nil {
 			break
@@ -892,6 +917,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeType.Summary(childComplexity), true
+
+	case "PendingApproval.createdAt":
+		if e.ComplexityRoot.PendingApproval.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.CreatedAt(childComplexity), true
+	case "PendingApproval.expiresAt":
+		if e.ComplexityRoot.PendingApproval.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.ExpiresAt(childComplexity), true
+	case "PendingApproval.id":
+		if e.ComplexityRoot.PendingApproval.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.ID(childComplexity), true
+	case "PendingApproval.nodeId":
+		if e.ComplexityRoot.PendingApproval.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.NodeID(childComplexity), true
+	case "PendingApproval.prompt":
+		if e.ComplexityRoot.PendingApproval.Prompt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.Prompt(childComplexity), true
+	case "PendingApproval.runId":
+		if e.ComplexityRoot.PendingApproval.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.RunID(childComplexity), true
+	case "PendingApproval.sessionId":
+		if e.ComplexityRoot.PendingApproval.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingApproval.SessionID(childComplexity), true
 
 	case "PendingAwaitReply.createdAt":
 		if e.ComplexityRoot.PendingAwaitReply.CreatedAt == nil {
@@ -1071,6 +1139,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.NodeTypes(childComplexity), true
+	case "Query.pendingApprovals":
+		if e.ComplexityRoot.Query.PendingApprovals == nil {
+			break
+		}
+
+		args, err := ec.field_Query_pendingApprovals_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PendingApprovals(childComplexity, args["sessionId"].(*int)), true
 	case "Query.pendingAwaitReplies":
 		if e.ComplexityRoot.Query.PendingAwaitReplies == nil {
 			break
@@ -1807,6 +1886,26 @@ func (ec *executionContext) childFields_NodeType(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type NodeType", field.Name)
 }
 
+func (ec *executionContext) childFields_PendingApproval(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PendingApproval_id(ctx, field)
+	case "sessionId":
+		return ec.fieldContext_PendingApproval_sessionId(ctx, field)
+	case "runId":
+		return ec.fieldContext_PendingApproval_runId(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_PendingApproval_nodeId(ctx, field)
+	case "prompt":
+		return ec.fieldContext_PendingApproval_prompt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PendingApproval_expiresAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PendingApproval_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PendingApproval", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingAwaitReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2169,6 +2268,36 @@ func (ec *executionContext) field_Mutation_createWorkflow_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_decideApproval_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "approve",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approve"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "note",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["note"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCustomAction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2472,6 +2601,20 @@ func (ec *executionContext) field_Query_nodeConfigSchema_args(ctx context.Contex
 		return nil, err
 	}
 	args["type"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_pendingApprovals_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg0
 	return args, nil
 }
 
@@ -4509,6 +4652,50 @@ func (ec *executionContext) fieldContext_Mutation_runWorkflowTask(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_decideApproval(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decideApproval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecideApproval(ctx, fc.Args["id"].(int), fc.Args["approve"].(bool), fc.Args["note"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *Turn) graphql.Marshaler {
+			return ec.marshalNTurn2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐTurn(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decideApproval(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Turn(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decideApproval_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4886,6 +5073,167 @@ func (ec *executionContext) _NodeType_availability(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_NodeType_availability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NodeType", field, false, false, "String")
+}
+
+func (ec *executionContext) _PendingApproval_id(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PendingApproval_sessionId(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_sessionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_sessionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PendingApproval_runId(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PendingApproval_nodeId(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "String")
+}
+
+func (ec *executionContext) _PendingApproval_prompt(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_prompt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prompt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_prompt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "String")
+}
+
+func (ec *executionContext) _PendingApproval_expiresAt(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PendingApproval_createdAt(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingApproval_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingApproval_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingApproval", field, false, false, "Time")
 }
 
 func (ec *executionContext) _PendingAwaitReply_id(ctx context.Context, field graphql.CollectedField, obj *PendingAwaitReply) (ret graphql.Marshaler) {
@@ -5661,6 +6009,50 @@ func (ec *executionContext) fieldContext_Query_pendingAwaitReplies(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_pendingAwaitReplies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_pendingApprovals(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pendingApprovals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PendingApprovals(ctx, fc.Args["sessionId"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []PendingApproval) graphql.Marshaler {
+			return ec.marshalNPendingApproval2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐPendingApprovalᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pendingApprovals(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PendingApproval(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_pendingApprovals_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9621,6 +10013,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "decideApproval":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decideApproval(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createApiKey(ctx, field)
@@ -9713,6 +10112,69 @@ func (ec *executionContext) _NodeType(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "availability":
 			out.Values[i] = ec._NodeType_availability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pendingApprovalImplementors = []string{"PendingApproval"}
+
+func (ec *executionContext) _PendingApproval(ctx context.Context, sel ast.SelectionSet, obj *PendingApproval) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pendingApprovalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PendingApproval")
+		case "id":
+			out.Values[i] = ec._PendingApproval_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessionId":
+			out.Values[i] = ec._PendingApproval_sessionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._PendingApproval_runId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeId":
+			out.Values[i] = ec._PendingApproval_nodeId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prompt":
+			out.Values[i] = ec._PendingApproval_prompt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PendingApproval_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PendingApproval_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -9943,6 +10405,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_pendingAwaitReplies(ctx, field)
+				})
+		case "pendingApprovals":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_pendingApprovals(ctx, field)
 				})
 		case "agent":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -11195,6 +11663,26 @@ func (ec *executionContext) unmarshalNNotifyOnFailure2githubᚗcomᚋwetelᚋwet
 
 func (ec *executionContext) marshalNNotifyOnFailure2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotifyOnFailure(ctx context.Context, sel ast.SelectionSet, v NotifyOnFailure) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNPendingApproval2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐPendingApproval(ctx context.Context, sel ast.SelectionSet, v PendingApproval) graphql.Marshaler {
+	return ec._PendingApproval(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPendingApproval2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐPendingApprovalᚄ(ctx context.Context, sel ast.SelectionSet, v []PendingApproval) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPendingApproval2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐPendingApproval(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPendingAwaitReply2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐPendingAwaitReply(ctx context.Context, sel ast.SelectionSet, v PendingAwaitReply) graphql.Marshaler {

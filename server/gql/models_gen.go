@@ -164,6 +164,17 @@ type NodeType struct {
 	Availability string `json:"availability"`
 }
 
+type PendingApproval struct {
+	ID        int    `json:"id"`
+	SessionID int    `json:"sessionId"`
+	RunID     int    `json:"runId"`
+	NodeID    string `json:"nodeId"`
+	// The prompt as the approver reads it, rendered when the run paused.
+	Prompt    string     `json:"prompt"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+}
+
 type PendingAwaitReply struct {
 	ID        int    `json:"id"`
 	SessionID int    `json:"sessionId"`

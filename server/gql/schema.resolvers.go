@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/approval"
 	"github.com/wetel/wetel/node/awaitreply"
 	"github.com/wetel/wetel/store"
 )
@@ -254,6 +255,18 @@ func (r *mutationResolver) RunWorkflowTask(ctx context.Context, sessionID int) (
 	return r.turnResult(ctx, c, sessionID, res, err)
 }
 
+// DecideApproval is the resolver for the decideApproval field.
+func (r *mutationResolver) DecideApproval(ctx context.Context, id int, approve bool, note *string) (*Turn, error) {
+	c, err := owner(ctx, "decideApproval")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText("note", deref(note), MaxMessageBytes); err != nil {
+		return nil, err
+	}
+	return r.decide(ctx, c, int64(id), node.Decision{Approved: approve, Note: deref(note), DecidedBy: r.keyName(ctx, c)})
+}
+
 // CreateAPIKey is the resolver for the createApiKey field.
 func (r *mutationResolver) CreateAPIKey(ctx context.Context, name string, role Role) (*CreatedAPIKey, error) {
 	c, err := owner(ctx, "createApiKey")
@@ -476,6 +489,28 @@ func (r *queryResolver) PendingAwaitReplies(ctx context.Context, sessionID *int)
 	out := make([]PendingAwaitReply, len(waits))
 	for i, w := range waits {
 		if out[i], err = toWait(w); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// PendingApprovals is the resolver for the pendingApprovals field.
+func (r *queryResolver) PendingApprovals(ctx context.Context, sessionID *int) ([]PendingApproval, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.ownSession(ctx, c, sessionID); err != nil {
+		return nil, err
+	}
+	waits, err := r.Store.PendingWaits(ctx, c.WorkspaceID, int64(deref(sessionID)), approval.Kind, r.Turns.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PendingApproval, len(waits))
+	for i, w := range waits {
+		if out[i], err = toApproval(w); err != nil {
 			return nil, err
 		}
 	}

@@ -33,6 +33,7 @@ const startTurnSQL = `WITH s AS (
 		SELECT $1, $2, $3, $4, 'RUNNING',
 			CASE WHEN $14::bigint IS NULL OR EXISTS (SELECT 1 FROM c) THEN $5::bigint END, $6, '', '', $7
 		WHERE EXISTS (SELECT 1 FROM s)
+		AND (NOT $15::boolean OR EXISTS (SELECT 1 FROM c))
 		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = $3 AND workspace_id = $1))
 		AND ($5::bigint IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = $5 AND session_id = $2))
 		RETURNING id, resumed_from_run_id
@@ -55,19 +56,25 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	var msgID *int64
 	var claimStatus string
 	var claimWait *int64
+	required := false
 	if cl := t.Claim; cl != nil {
-		claimStatus, claimWait = cl.Status, &cl.WaitID
+		claimStatus, claimWait, required = cl.Status, &cl.WaitID, cl.Required
 	}
 	var won bool
 	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		err := c.QueryRow(ctx, startTurnSQL, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), r.StartedAt,
-			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt, claimStatus, claimWait).Scan(&r.ID, &msgID, &r.ResumedFromRunID, &won)
+			m.Role, m.Text, m.Mood, m.TurnComplete, m.CreatedAt, claimStatus, claimWait, required).Scan(&r.ID, &msgID, &r.ResumedFromRunID, &won)
 		if errors.Is(err, pgx.ErrNoRows) {
 			var status string
-			if e := c.QueryRow(ctx, `SELECT status FROM sessions WHERE id = $1 AND workspace_id = $2`,
-				r.SessionID, r.WorkspaceID).Scan(&status); e == nil && status != store.SessionOpen {
+			e := c.QueryRow(ctx, `SELECT status FROM sessions WHERE id = $1 AND workspace_id = $2`, r.SessionID, r.WorkspaceID).Scan(&status)
+			switch {
+			case e == nil && status != store.SessionOpen:
 				return store.ErrSessionEnded
+			case e == nil && required:
+				// A required claim lost: the wait already had its outcome,
+				// and nothing was written.
+				return fmt.Errorf("wait %d already has its outcome: %w", *claimWait, store.ErrConflict)
 			}
 		}
 		return err

@@ -64,6 +64,20 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 	return w, rawJSON(snap), nil
 }
 
+// WaitByID reads a wait of ws with its snapshot.
+func (s *Store) WaitByID(ctx context.Context, ws, id int64) (store.Wait, json.RawMessage, error) {
+	var x waitScan
+	var snap []byte
+	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		return mapErr(c.QueryRow(ctx, `SELECT `+waitCols+`, snapshot FROM waits WHERE id = $1 AND workspace_id = $2`, id, ws).
+			Scan(append(x.dest(), &snap)...))
+	})
+	if err != nil {
+		return store.Wait{}, nil, fmt.Errorf("reading wait %d: %w", id, err)
+	}
+	return x.wait(), rawJSON(snap), nil
+}
+
 // PendingWaits lists OPEN, unexpired waits of a kind in id order, without snapshots.
 func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, kind string, now time.Time) ([]store.Wait, error) {
 	var out []store.Wait

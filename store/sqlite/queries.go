@@ -29,6 +29,7 @@ const (
 	qSessionIn
 	qSessionStatus
 	qClaimWait
+	qWaitByID
 	qInsRun
 	qInsMessage
 	qAppendMessage
@@ -218,6 +219,7 @@ var queries = [numQueries]string{
 	qRun: `SELECT ` + runCols + ` FROM runs WHERE id = ? AND workspace_id = ?`,
 	qRunsBySession: `SELECT ` + runCols + ` FROM runs
 		WHERE session_id = ? AND workspace_id = ? ORDER BY id`,
+	qWaitByID: `SELECT ` + waitCols + `, snapshot FROM waits WHERE id = ? AND workspace_id = ?`,
 	qOpenWait: `SELECT ` + waitCols + `, snapshot FROM waits
 		WHERE session_id = ? AND workspace_id = ? AND status = 'OPEN' AND resume_on = 'reply'`,
 	qPendingWS: `SELECT ` + waitCols + ` FROM waits INDEXED BY waits_open_kind

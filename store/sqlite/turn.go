@@ -37,6 +37,9 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 				return err
 			}
 			if cl.Won = n == 1; !cl.Won {
+				if cl.Required {
+					return fmt.Errorf("wait %d already has its outcome: %w", cl.WaitID, store.ErrConflict)
+				}
 				r.ResumedFromRunID = 0
 			}
 		}

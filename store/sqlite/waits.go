@@ -51,6 +51,25 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 	return w, snap, nil
 }
 
+// WaitByID reads a wait of ws with its snapshot.
+func (s *Store) WaitByID(ctx context.Context, ws, id int64) (store.Wait, json.RawMessage, error) {
+	var w store.Wait
+	var snap json.RawMessage
+	err := s.read(ctx, func(c *conn) error {
+		v, err := c.row(qWaitByID, id, ws)
+		if err != nil {
+			return mapErr(err)
+		}
+		w, err = scanWait(v)
+		snap = doc(v[12])
+		return err
+	})
+	if err != nil {
+		return store.Wait{}, nil, fmt.Errorf("reading wait %d: %w", id, err)
+	}
+	return w, snap, nil
+}
+
 // PendingWaits lists OPEN, unexpired waits of a kind in id order, without snapshots.
 func (s *Store) PendingWaits(ctx context.Context, ws, sessionID int64, kind string, now time.Time) ([]store.Wait, error) {
 	var out []store.Wait

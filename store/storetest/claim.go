@@ -44,6 +44,33 @@ func testClaimWait(t *testing.T, e *env) {
 		t.Fatalf("a second claim: won %v, resumed from %d, message %d", again.Claim.Won, r3.ResumedFromRunID, m3.ID)
 	}
 
+	// A required claim that loses writes nothing: a second decision.
+	before, err := s.Messages(ctx, tn.ws, sess.ID)
+	must(t, err)
+	runsBefore, err := s.RunsBySession(ctx, tn.ws, sess.ID)
+	must(t, err)
+	decided := tn.turnStart(sess.ID, "")
+	decided.Message = store.Message{}
+	decided.Claim = &store.WaitClaim{WaitID: st.Wait.ID, Status: vocab.WaitAnswered, Required: true}
+	_, _, err = s.StartTurn(ctx, decided)
+	wantErr(t, "a required claim on a closed wait", err, store.ErrConflict)
+	after, err := s.Messages(ctx, tn.ws, sess.ID)
+	must(t, err)
+	runsAfter, err := s.RunsBySession(ctx, tn.ws, sess.ID)
+	must(t, err)
+	if len(after) != len(before) || len(runsAfter) != len(runsBefore) || decided.Claim.Won {
+		t.Errorf("a lost required claim wrote: %d→%d messages, %d→%d runs", len(before), len(after), len(runsBefore), len(runsAfter))
+	}
+	// The closed wait still reads by id, with its outcome and snapshot.
+	w, snap, err := s.WaitByID(ctx, tn.ws, st.Wait.ID)
+	must(t, err)
+	if w.Status != vocab.WaitAnswered || w.RunID != r1.ID || len(snap) == 0 || w.Kind != KindQuestion {
+		t.Errorf("WaitByID = %s, snapshot %s", str(w), snap)
+	}
+	other := newTenant(t, s)
+	_, _, err = s.WaitByID(ctx, other.ws, st.Wait.ID)
+	wantErr(t, "another workspace's wait", err, store.ErrNotFound)
+
 	wantErr(t, "a bad claim status", func() error {
 		bad := tn.turnStart(sess.ID, "x")
 		bad.Claim = &store.WaitClaim{WaitID: st.Wait.ID, Status: vocab.WaitOpen}
@@ -52,11 +79,11 @@ func testClaimWait(t *testing.T, e *env) {
 	}(), store.ErrInvalid)
 
 	must(t, s.EndSession(ctx, tn.ws, sess.ID))
-	before, err := s.Messages(ctx, tn.ws, sess.ID)
+	before, err = s.Messages(ctx, tn.ws, sess.ID)
 	must(t, err)
 	_, _, err = s.StartTurn(ctx, tn.turnStart(sess.ID, "too late"))
 	wantErr(t, "a turn in an ended session", err, store.ErrSessionEnded)
-	after, err := s.Messages(ctx, tn.ws, sess.ID)
+	after, err = s.Messages(ctx, tn.ws, sess.ID)
 	must(t, err)
 	if len(after) != len(before) {
 		t.Errorf("a refused turn stored its message: %d messages, then %d", len(before), len(after))
