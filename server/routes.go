@@ -65,10 +65,11 @@ func (s *Server) graphql() http.Handler {
 
 // websocketInit authenticates a graphql-transport-ws connection from its
 // connection_init payload ({"Authorization": "Bearer <key>"}), or from the
-// upgrade request's header.
+// upgrade request's header. The ack carries no payload: echoing the init
+// payload would send the client's key back.
 func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	if _, ok := gql.CallerFrom(ctx); ok {
-		return ctx, &p, nil
+		return ctx, nil, nil
 	}
 	auth := p.Authorization()
 	if auth == "" {
@@ -82,7 +83,7 @@ func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (co
 	if err != nil {
 		return ctx, nil, err
 	}
-	return gql.WithCaller(ctx, c), &p, nil
+	return gql.WithCaller(ctx, c), nil, nil
 }
 
 // authenticated puts the caller of a valid key in the request context. A
