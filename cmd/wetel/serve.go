@@ -19,6 +19,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	database := fs.String("database", os.Getenv("WETEL_DATABASE_URL"), "a postgres:// URL to use PostgreSQL instead (WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
 	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
+	introspect := fs.Bool("anonymous-introspection", os.Getenv("WETEL_ANONYMOUS_INTROSPECTION") == "true", "let callers without an API key introspect the schema (WETEL_ANONYMOUS_INTROSPECTION=true)")
 	if pos, err := parseInterspersed(fs, args); err != nil {
 		return 2
 	} else if len(pos) > 0 {
@@ -37,7 +38,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log := slog.New(h)
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
-		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
+		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, AnonymousIntrospection: *introspect, Logger: log, Out: stdout})
 	if err != nil {
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
 		return 1
