@@ -39,7 +39,7 @@ func (s *Server) graphql() http.Handler {
 	})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
-	h.AddTransport(transport.POST{})
+	h.AddTransport(postTransport{})
 	h.Use(introspection{anonymous: s.cfg.AnonymousIntrospection})
 	h.Use(documentLimits{})
 	h.Use(extension.FixedComplexityLimit(maxQueryComplexity))
