@@ -75,6 +75,11 @@ func checkCallURL(field, raw string) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Errorf(CodeValidation, "%s: must be an absolute http or https URL", field)
 	}
+	// A URL is stored in clear and shown back; headers are sealed and
+	// masked (see secrets.URLCredential).
+	if what := secrets.URLCredential(raw); what != "" {
+		return Errorf(CodeValidation, "%s: must not hold credentials (it has %s): send them as a header, which is encrypted at rest and shown masked", field, what)
+	}
 	return nil
 }
 
@@ -127,7 +132,7 @@ func (r *Resolver) putCustomAction(ctx context.Context, in CustomActionInput) (*
 }
 
 func toCustomAction(a store.CustomAction, plain map[string]string) *CustomAction {
-	return &CustomAction{ID: int(a.ID), Name: a.Name, Method: a.Method, URL: a.URL, Headers: maskedList(plain),
+	return &CustomAction{ID: int(a.ID), Name: a.Name, Method: a.Method, URL: secrets.MaskURL(a.URL), Headers: maskedList(plain),
 		TimeoutMs: a.TimeoutMs, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
 }
 
@@ -230,7 +235,7 @@ func toConnector(c store.McpConnector, plain map[string]string) *McpConnector {
 	if cmd == nil {
 		cmd = []string{}
 	}
-	return &McpConnector{ID: int(c.ID), Name: c.Name, Transport: c.Transport, Command: cmd, URL: c.URL,
+	return &McpConnector{ID: int(c.ID), Name: c.Name, Transport: c.Transport, Command: cmd, URL: secrets.MaskURL(c.URL),
 		Credentials: maskedList(plain), Tools: tools, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
