@@ -48,7 +48,8 @@ type Config struct {
 	// may be 8 MB).
 	MaxBodyBytes int64
 	// AllowHosts opens internal services to outbound calls: hosts and
-	// CIDRs, comma-separated (--allow-host, WETEL_OUTBOUND_ALLOW).
+	// CIDRs, each with an optional :port, comma-separated (--allow-host,
+	// WETEL_OUTBOUND_ALLOW); see outbound.ParseAllowlist.
 	AllowHosts string
 	// AnonymousIntrospection lets callers without a key read the schema
 	// by introspection (--anonymous-introspection,

@@ -18,7 +18,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	data := fs.String("data", envOr("WETEL_DATA_DIR", "wetel-data"), "the folder of the embedded SQLite store (WETEL_DATA_DIR)")
 	database := fs.String("database", os.Getenv("WETEL_DATABASE_URL"), "a postgres:// URL to use PostgreSQL instead (WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
-	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
+	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs (with :port to open one port) outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
 	introspect := fs.Bool("anonymous-introspection", os.Getenv("WETEL_ANONYMOUS_INTROSPECTION") == "true", "let callers without an API key introspect the schema (WETEL_ANONYMOUS_INTROSPECTION=true)")
 	if pos, err := parseInterspersed(fs, args); err != nil {
 		return 2
