@@ -18,6 +18,8 @@ func TestMalformedBodyNotEchoed(t *testing.T) {
 		`{"query": 5, "pad": "` + tail + `"}`,
 		`{"query": "{ me { role } }", "variables": "` + tail + `"}`,
 		`not json at all ` + tail,
+		// A batch (a JSON array of requests) is not accepted.
+		`[{"query": "{ me { role } }"}, {"query": "` + tail + `"}]`,
 	} {
 		req, _ := http.NewRequest(http.MethodPost, ts.url+"/graphql", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
