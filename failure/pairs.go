@@ -181,8 +181,8 @@ func listLen(s string) int {
 }
 
 // colonPairOK vetoes name:value pairs that are not fields. A URL scheme
-// ("https://") and a URL's user name (scheme://token:...@host, the userinfo
-// rule's) are not; and after "name: " with a space, a bare common word such
+// ("https://"), a URL's user name (scheme://token:...@host, the userinfo
+// rule's) and a path's last segment ("/etc/passwd:") are not; and after "name: " with a space, a bare common word such
 // as "token" is prose ("fetching token: dial tcp ..."), unless its value is
 // quoted. valueStart is where the value's text starts, after any quote.
 func colonPairOK(s string, sep, nameStart, valueStart int, name string) bool {
@@ -190,6 +190,11 @@ func colonPairOK(s string, sep, nameStart, valueStart int, name string) bool {
 		return true
 	}
 	if strings.HasPrefix(s[sep:], "://") || strings.HasSuffix(s[:nameStart], "://") {
+		return false
+	}
+	// A name right after "/" is the last segment of a path, a file or a URL
+	// ("open /etc/passwd: ..."): the text after its colon is the error.
+	if nameStart > 0 && s[nameStart-1] == '/' {
 		return false
 	}
 	quoted := valueStart > 0 && (s[valueStart-1] == '"' || s[valueStart-1] == '\'')

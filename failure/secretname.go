@@ -85,3 +85,9 @@ func acceptBasic(m match) bool {
 	}
 	return err == nil && strings.IndexByte(string(decoded), ':') > 0
 }
+
+// IsSecretName reports whether a query parameter or field called name
+// holds a credential by the names Redact knows (api_key, access_token,
+// password, sig, clientSecret, ...). It is narrower than IsSecretHeader:
+// "monkey" or "keyword" are not secret names.
+func IsSecretName(name string) bool { return isSecretName(name) }

@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"sort"
@@ -20,20 +21,19 @@ var authSchemes = []string{"bearer ", "basic ", "token ", "bot ", "apikey ", "ke
 
 // RedactValues removes every occurrence of the given secret values from
 // msg, then applies Redact. Callers pass the values they know are secret:
-// an action's header values, a connector's credentials. Each value is also
-// removed in the forms a message is likely to carry it in: query-escaped,
-// path-escaped, JSON-escaped, base64-encoded (alone or inside a longer
-// encoded value, see base64Forms), and without its Authorization scheme
-// word.
-// Values shorter than MinSecretLen bytes, after trimming spaces, are
-// ignored.
+// an action's header values, a connector's credentials. Each value, and
+// each part of it (see secretParts: the credential of "Bearer x" alone, the
+// words of a value with several, the password inside a Basic credential),
+// is also removed in the forms a message is likely to carry it in:
+// query-escaped and path-escaped (upper or lower-case hex), JSON-escaped
+// (with or without HTML escapes and "\/"), base64-encoded in either
+// alphabet, padded or not, alone or inside a longer encoded value (see
+// base64Forms).
+// Values and parts shorter than MinSecretLen bytes, after trimming spaces,
+// are ignored.
 func RedactValues(msg string, secrets []string) string {
-	if olds := secretForms(secrets); len(olds) > 0 {
-		pairs := make([]string, 0, 2*len(olds))
-		for _, old := range olds {
-			pairs = append(pairs, old, Redacted)
-		}
-		msg = strings.NewReplacer(pairs...).Replace(msg)
+	if r := secretReplacer(secrets); r != nil {
+		msg = r.Replace(msg)
 	}
 	return Redact(msg)
 }
@@ -51,20 +51,12 @@ func secretForms(secrets []string) []string {
 		}
 	}
 	for _, s := range secrets {
-		s = strings.TrimSpace(s)
-		if len(s) < MinSecretLen {
-			continue
-		}
-		for _, v := range []string{s, url.QueryEscape(s), url.PathEscape(s), jsonEscape(s)} {
-			add(v)
-		}
-		for _, v := range base64Forms(s) {
-			add(v)
-		}
-		lower := strings.ToLower(s)
-		for _, scheme := range authSchemes {
-			if strings.HasPrefix(lower, scheme) {
-				add(strings.TrimSpace(s[len(scheme):]))
+		for _, part := range secretParts(s) {
+			for _, v := range textForms(part) {
+				add(v)
+			}
+			for _, v := range base64Forms(part) {
+				add(v)
 			}
 		}
 	}
@@ -72,15 +64,81 @@ func secretForms(secrets []string) []string {
 	return forms
 }
 
-// jsonEscape returns s as it appears inside a JSON string.
-func jsonEscape(s string) string {
+// secretParts returns the pieces of a held value that a partner may echo
+// on their own: the whole value; without its Authorization scheme word the
+// credential ("Bearer x" gives x); each white-space or comma separated word
+// of that credential; and for a Basic credential the decoded "user:password"
+// and the password.
+// Rule: redact "each part of a scheme value header".
+func secretParts(value string) []string {
+	value = strings.TrimSpace(value)
+	if len(value) < MinSecretLen {
+		return nil
+	}
+	parts := []string{value}
+	scheme, cred := SplitAuthScheme(value)
+	cred = strings.TrimSpace(cred)
+	if scheme != "" {
+		parts = append(parts, cred)
+	}
+	words := strings.FieldsFunc(cred, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+	if len(words) > 1 {
+		parts = append(parts, words...)
+	}
+	if strings.EqualFold(strings.TrimSpace(scheme), "basic") {
+		if pair, err := base64.StdEncoding.DecodeString(cred); err == nil {
+			if _, pw, ok := strings.Cut(string(pair), ":"); ok {
+				parts = append(parts, string(pair), pw)
+			}
+		}
+	}
+	return parts
+}
+
+// textForms returns s as it is written plain, URL-escaped and JSON-escaped.
+func textForms(s string) []string {
+	forms := []string{s, url.QueryEscape(s), url.PathEscape(s), jsonEscape(s, false), jsonEscape(s, true)}
+	for _, f := range forms[1:3] {
+		if lower := lowerHex(f); lower != f {
+			forms = append(forms, lower)
+		}
+	}
+	if strings.Contains(s, "/") {
+		// PHP and some Java encoders write "/" as "\/".
+		forms = append(forms, strings.ReplaceAll(jsonEscape(s, false), "/", `\/`))
+	}
+	return forms
+}
+
+// lowerHex lower-cases the hex digits of the percent escapes in s.
+func lowerHex(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			for j := i + 1; j <= i+2; j++ {
+				if 'A' <= b[j] && b[j] <= 'F' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+// jsonEscape returns s as it appears inside a JSON string; html adds the
+// \u003c, \u003e and \u0026 escapes of encoding/json's default.
+func jsonEscape(s string, html bool) string {
 	// Most secrets need no escaping; skip the encoder for them.
-	if !strings.ContainsFunc(s, needsJSONEscape) {
+	if !strings.ContainsFunc(s, needsJSONEscape) && (!html || !strings.ContainsAny(s, "<>&")) {
 		return s
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
+	enc.SetEscapeHTML(html)
 	if err := enc.Encode(s); err != nil {
 		return s
 	}

@@ -55,11 +55,11 @@ type Connector struct {
 // Tool is one tool a connector offers, as listed at registration.
 type Tool struct {
 	// Name is the name the tool is called by.
-	Name string
+	Name string `json:"name"`
 	// Description is the server's description of the tool.
-	Description string
+	Description string `json:"description"`
 	// InputSchema is the JSON Schema the tool's arguments must match.
-	InputSchema json.RawMessage
+	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
 // Result is what a tool call answered.

@@ -3,6 +3,7 @@ package outbound
 import (
 	"fmt"
 	"net/netip"
+	"strconv"
 	"strings"
 )
 
@@ -16,24 +17,42 @@ const EnvAllow = "WETEL_OUTBOUND_ALLOW"
 //
 // An entry is one of:
 //   - a host name, matched exactly and case-insensitively ("vault.corp"),
-//     which permits that name whatever it resolves to;
+//     which permits that name whatever it resolves to (but a cloud metadata
+//     address, below);
 //   - a wildcard "*.example.internal", which permits every name under
 //     example.internal at any depth, but not example.internal itself;
 //   - an IP address or a CIDR ("127.0.0.1", "10.0.0.0/8", "fd00::/8"),
 //     which permits the addresses within, however a URL spells them.
 //
+// Each may name a port: "vault.corp:8200", "*.svc.local:8080",
+// "10.0.0.5:5432", "10.0.0.0/8:443", "[fd00::1]:8080", "[fd00::/8]:443".
+// An entry without a port permits every port of what it names.
+//
 // A host-name entry also opens a name the guard refuses by name alone
-// ("localhost", "metadata"); it never opens a URL whose host is an address,
-// since "127.1" in a URL is the address 127.0.0.1, not a name. Ports are not
-// part of an entry: allowing a host allows all its ports.
-// A cloud metadata address (169.254.169.254 and the like) is opened only by
-// an entry for that very address, never by a wider CIDR such as
-// 169.254.0.0/16, so opening a subnet does not hand out cloud credentials.
+// ("localhost"); it never opens a URL whose host is an address, since
+// "127.1" in a URL is the address 127.0.0.1, not a name.
+//
+// Cloud metadata services hand out the host's credentials, so opening one
+// takes an entry for that very address or name, marked with a trailing "!"
+// ("169.254.169.254!", "metadata.google.internal!"): the same entry without
+// "!" is refused when the list is parsed, a CIDR or a wildcard never opens
+// one (10.0.0.0/8 with 169.254.0.0/16 beside it still refuses
+// 169.254.169.254), and a name entry without "!" does not open a metadata
+// address the name resolves to.
 type Allowlist struct {
-	names    []string // exact, lowercase, without trailing dots
-	suffixes []string // ".example.internal" for "*.example.internal"
-	prefixes []netip.Prefix
+	rules []allowRule
 }
+
+// allowRule is one entry.
+type allowRule struct {
+	name     string       // exact lowercase name, or ".example.internal" for a wildcard
+	wild     bool         // name is a wildcard's suffix
+	prefix   netip.Prefix // an address or CIDR entry; invalid for a name
+	port     uint16       // 0 permits every port
+	metadata bool         // "!": the entry opens the metadata address or name it is
+}
+
+func (r allowRule) portOK(port uint16) bool { return r.port == 0 || r.port == port }
 
 // ParseAllowlist reads a comma-separated allowlist, as given by repeated
 // --allow-host flags joined with commas or by WETEL_OUTBOUND_ALLOW. Blank
@@ -45,20 +64,40 @@ func ParseAllowlist(s string) (Allowlist, error) {
 		if entry == "" {
 			continue
 		}
-		if err := a.add(entry); err != nil {
+		r, err := parseRule(entry)
+		if err != nil {
 			return Allowlist{}, fmt.Errorf("allowlist entry %q: %w", entry, err)
 		}
+		a.rules = append(a.rules, r)
 	}
 	return a, nil
 }
 
-// add parses one entry into a.
-func (a *Allowlist) add(entry string) error {
+// parseRule parses one entry.
+func parseRule(entry string) (allowRule, error) {
+	var r allowRule
+	entry, r.metadata = strings.CutSuffix(entry, "!")
+	if strings.Contains(entry, "://") {
+		return r, fmt.Errorf("not a host name, IP address or CIDR (write the host alone, without scheme or path)")
+	}
+	target, port, err := splitEntryPort(entry)
+	if err != nil {
+		return r, err
+	}
+	r.port = port
+	if err := r.parseTarget(target); err != nil {
+		return r, err
+	}
+	return r, r.checkMetadata(target)
+}
+
+// parseTarget parses the entry without its port and "!".
+func (r *allowRule) parseTarget(entry string) error {
 	if p, err := netip.ParsePrefix(entry); err == nil {
 		if p.Addr().Is4In6() {
 			return fmt.Errorf("write an IPv4 CIDR in IPv4 form, e.g. 10.0.0.0/8")
 		}
-		a.prefixes = append(a.prefixes, p.Masked())
+		r.prefix = p.Masked()
 		return nil
 	}
 	if addr, err := netip.ParseAddr(entry); err == nil {
@@ -66,17 +105,14 @@ func (a *Allowlist) add(entry string) error {
 			return fmt.Errorf("an address with a zone cannot be allowed; write it without %%%s", addr.Zone())
 		}
 		addr = addr.Unmap()
-		a.prefixes = append(a.prefixes, netip.PrefixFrom(addr, addr.BitLen()))
+		r.prefix = netip.PrefixFrom(addr, addr.BitLen())
 		return nil
-	}
-	if strings.Contains(entry, "://") {
-		return fmt.Errorf("not a host name, IP address or CIDR (write the host alone, without scheme or path)")
 	}
 	if strings.Contains(entry, "/") {
 		return fmt.Errorf("not a valid CIDR (write it as 10.0.0.0/8 or fd00::/8)")
 	}
 	if strings.Contains(entry, ":") {
-		return fmt.Errorf("not a host name, IP address or CIDR (ports are not supported: allow the host)")
+		return fmt.Errorf("not a host name, IP address or CIDR")
 	}
 	lower := strings.ToLower(entry)
 	if rest, ok := strings.CutPrefix(lower, "*."); ok {
@@ -84,7 +120,7 @@ func (a *Allowlist) add(entry string) error {
 		if !validHostName(rest) {
 			return fmt.Errorf("not a valid wildcard: write it as *.example.internal")
 		}
-		a.suffixes = append(a.suffixes, "."+rest)
+		r.name, r.wild = "."+rest, true
 		return nil
 	}
 	name := strings.TrimRight(lower, ".")
@@ -94,36 +130,112 @@ func (a *Allowlist) add(entry string) error {
 	if !validHostName(name) {
 		return fmt.Errorf("not a host name, IP address or CIDR")
 	}
-	a.names = append(a.names, name)
+	r.name = name
 	return nil
 }
 
-// allowsName reports whether a normalised host name is allowlisted by an
-// exact or a wildcard entry.
-func (a Allowlist) allowsName(name string) bool {
-	for _, n := range a.names {
-		if n == name {
-			return true
+// checkMetadata refuses an entry that would open a cloud metadata address
+// or name without "!", and "!" on an entry that opens none.
+func (r allowRule) checkMetadata(target string) error {
+	var meta bool
+	switch {
+	case r.wild || (r.prefix.IsValid() && !r.prefix.IsSingleIP()):
+		if r.metadata {
+			return fmt.Errorf(`"!" opens a cloud metadata address or name only in an entry for that one address or name; a CIDR or a wildcard never opens one`)
 		}
+		return nil
+	case r.prefix.IsValid():
+		meta = isMetadata(r.prefix.Addr())
+	default:
+		meta = metadataNames[r.name]
 	}
-	for _, suffix := range a.suffixes {
-		if strings.HasSuffix(name, suffix) {
-			return true
-		}
+	if meta && !r.metadata {
+		return fmt.Errorf(`%s is a cloud metadata service, which hands out this host's credentials; write "%s!" to allow it anyway`, target, target)
 	}
-	return false
+	if !meta && r.metadata {
+		return fmt.Errorf(`"!" marks an entry that opens a cloud metadata address or name, and %s is not one`, target)
+	}
+	return nil
 }
 
-// allowsAddr reports whether addr lies within an address or CIDR entry. An
-// IPv4-mapped address matches IPv4 entries, since it reaches the same host.
-func (a Allowlist) allowsAddr(addr netip.Addr) bool {
-	addr = addr.WithZone("").Unmap()
-	metadata := isMetadata(addr)
-	for _, p := range a.prefixes {
-		if !p.Contains(addr) {
+// splitEntryPort splits "host:port", "cidr:port", "[v6]:port" and
+// "[v6/len]:port"; an entry without a port gives port 0. A bare IPv6
+// address or CIDR has colons of its own and no port.
+func splitEntryPort(entry string) (target string, port uint16, err error) {
+	if _, err := netip.ParsePrefix(entry); err == nil {
+		return entry, 0, nil
+	}
+	if _, err := netip.ParseAddr(entry); err == nil {
+		return entry, 0, nil
+	}
+	rawPort := ""
+	switch {
+	case strings.HasPrefix(entry, "["):
+		end := strings.IndexByte(entry, ']')
+		if end < 0 {
+			return "", 0, fmt.Errorf("an IPv6 address with a port is written [fd00::1]:8080")
+		}
+		target = entry[1:end]
+		if rest := entry[end+1:]; rest != "" {
+			var ok bool
+			if rawPort, ok = strings.CutPrefix(rest, ":"); !ok {
+				return "", 0, fmt.Errorf("an IPv6 address with a port is written [fd00::1]:8080")
+			}
+		}
+	case strings.Count(entry, ":") == 1:
+		target, rawPort, _ = strings.Cut(entry, ":")
+	case strings.Contains(entry, ":"):
+		return "", 0, fmt.Errorf("not a valid IPv6 address or CIDR (with a port, write it as [fd00::1]:8080)")
+	default:
+		return entry, 0, nil
+	}
+	if rawPort == "" {
+		if strings.HasPrefix(entry, "[") {
+			return target, 0, nil
+		}
+		return "", 0, fmt.Errorf("the port after %q is missing", target)
+	}
+	n, err := strconv.ParseUint(rawPort, 10, 16)
+	if err != nil || n == 0 {
+		return "", 0, fmt.Errorf("port %q: must be a number from 1 to 65535", rawPort)
+	}
+	return target, uint16(n), nil
+}
+
+// allowsName reports whether a normalised host name is allowlisted, on
+// port, by an exact or a wildcard entry, and whether that entry opens the
+// metadata addresses the name may resolve to. A wildcard never opens a
+// metadata name.
+func (a Allowlist) allowsName(name string, port uint16) (ok, metadata bool) {
+	for _, r := range a.rules {
+		if r.name == "" || !r.portOK(port) {
 			continue
 		}
-		if metadata && !p.IsSingleIP() {
+		if r.wild {
+			if strings.HasSuffix(name, r.name) && !metadataNames[name] {
+				return true, false
+			}
+			continue
+		}
+		if r.name == name {
+			return true, r.metadata
+		}
+	}
+	return false, false
+}
+
+// allowsAddr reports whether addr, on port, lies within an address or CIDR
+// entry. An IPv4-mapped address matches IPv4 entries, since it reaches the
+// same host. A metadata address is opened only by its own entry marked
+// "!".
+func (a Allowlist) allowsAddr(addr netip.Addr, port uint16) bool {
+	addr = addr.WithZone("").Unmap()
+	metadata := isMetadata(addr)
+	for _, r := range a.rules {
+		if !r.prefix.IsValid() || !r.prefix.Contains(addr) || !r.portOK(port) {
+			continue
+		}
+		if metadata && !r.metadata {
 			continue
 		}
 		return true
@@ -133,17 +245,29 @@ func (a Allowlist) allowsAddr(addr netip.Addr) bool {
 
 // String returns the allowlist in the syntax ParseAllowlist reads, for logs.
 func (a Allowlist) String() string {
-	var parts []string
-	parts = append(parts, a.names...)
-	for _, s := range a.suffixes {
-		parts = append(parts, "*"+s)
-	}
-	for _, p := range a.prefixes {
-		if p.IsSingleIP() {
-			parts = append(parts, p.Addr().String())
-		} else {
-			parts = append(parts, p.String())
+	parts := make([]string, 0, len(a.rules))
+	for _, r := range a.rules {
+		var s string
+		switch {
+		case r.wild:
+			s = "*" + r.name
+		case r.name != "":
+			s = r.name
+		case r.prefix.IsSingleIP():
+			s = r.prefix.Addr().String()
+		default:
+			s = r.prefix.String()
 		}
+		if r.port != 0 {
+			if r.prefix.IsValid() && r.prefix.Addr().Is6() {
+				s = "[" + s + "]"
+			}
+			s += ":" + strconv.Itoa(int(r.port))
+		}
+		if r.metadata {
+			s += "!"
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, ",")
 }

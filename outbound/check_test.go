@@ -110,6 +110,11 @@ var ssrfVectors = []struct {
 	{url: "http://127.0.0.2/", allow: "127.0.0.1/32", want: "loopback"},
 	{url: "http://private.test/", allow: "public.test,192.168.0.0/16", want: "private"},
 	{url: "http://evil.partner.test/", allow: "partner.test", want: "evil.partner.test resolves to 10.9.9.9"},
+	{url: "http://meta.test/", allow: "meta.test", want: "meta.test resolves to 169.254.169.254, a cloud metadata address"},
+	{url: "http://metadata.google.internal/", allow: "*.google.internal", want: "cloud metadata host name"},
+	{url: "http://loop.test:8080/", allow: "loop.test:9090", want: "loopback"},
+	{url: "http://127.0.0.1:22/", allow: "127.0.0.1:8080", want: "loopback"},
+	{url: "https://10.1.2.3/", allow: "10.0.0.0/8:80", want: "private"},
 	// Schemes and malformed URLs.
 	{url: "ftp://public.test/", want: `scheme "ftp" is not allowed`},
 	{url: "file:///etc/passwd", want: `scheme "file" is not allowed`},
@@ -172,6 +177,7 @@ func dialApproval(c *Client, u *url.URL) *RefusedError {
 	if err != nil {
 		return &RefusedError{Host: u.Hostname(), Reason: err.Error()}
 	}
+	h.port, _ = urlPort(u)
 	_, err = c.guard.approve(context.Background(), "tcp", h)
 	if re, ok := errors.AsType[*RefusedError](err); ok {
 		return re
@@ -232,7 +238,11 @@ func TestCheckAllows(t *testing.T) {
 		{url: "http://intranet.example.internal/", allow: "*.example.internal", dials: "10.0.0.5"},
 		{url: "http://a.b.example.internal/", allow: "*.example.internal", dials: "10.0.0.7"},
 		{url: "http://localhost/", allow: "localhost", dials: ""},
-		{url: "http://169.254.169.254/", allow: "169.254.169.254", dials: "169.254.169.254"},
+		{url: "http://169.254.169.254/", allow: "169.254.169.254!", dials: "169.254.169.254"},
+		{url: "http://meta.test/", allow: "meta.test,169.254.169.254!", dials: "169.254.169.254"},
+		{url: "http://127.0.0.1:8080/", allow: "127.0.0.1:8080", dials: "127.0.0.1"},
+		{url: "https://partner.test/", allow: "partner.test:443", dials: "127.0.0.1"},
+		{url: "http://10.1.2.3:8443/", allow: "10.0.0.0/8:8443", dials: "10.1.2.3"},
 		{url: "http://unknown.test/", dials: ""},
 	}
 	for _, tt := range tests {
@@ -250,6 +260,7 @@ func TestCheckAllows(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseHost(%q): %v", u.Hostname(), err)
 			}
+			h.port, _ = urlPort(u)
 			addrs, err := c.guard.approve(context.Background(), "tcp", h)
 			if err != nil || len(addrs) != 1 || addrs[0].String() != tt.dials {
 				t.Fatalf("dial approval of %q = %v, %v; want [%s]", tt.url, addrs, err, tt.dials)

@@ -32,6 +32,7 @@ func (g *guard) dialContext(ctx context.Context, network, address string) (net.C
 	if err != nil {
 		return nil, reject(&RefusedError{Host: hostPart, Reason: err.Error()})
 	}
+	h.port = uint16(port)
 	addrs, err := g.approve(ctx, network, h)
 	if err != nil {
 		var re *RefusedError

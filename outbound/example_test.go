@@ -47,11 +47,11 @@ func ExampleParseAllowlist() {
 	allow, err := outbound.ParseAllowlist(strings.Join(append(flags, env), ","))
 	fmt.Println(allow, err)
 
-	_, err = outbound.ParseAllowlist("vault.corp,vault.corp:8200")
+	_, err = outbound.ParseAllowlist("vault.corp:8200,169.254.169.254")
 	fmt.Println(err)
 	// Output:
-	// vault.corp,*.svc.cluster.local,127.0.0.1,10.0.0.0/8 <nil>
-	// allowlist entry "vault.corp:8200": not a host name, IP address or CIDR (ports are not supported: allow the host)
+	// vault.corp,127.0.0.1,10.0.0.0/8,*.svc.cluster.local <nil>
+	// allowlist entry "169.254.169.254": 169.254.169.254 is a cloud metadata service, which hands out this host's credentials; write "169.254.169.254!" to allow it anyway
 }
 
 func ExampleBlocked() {

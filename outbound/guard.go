@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +38,11 @@ func (g *guard) checkURL(u *url.URL) (host, *RefusedError) {
 	if err != nil {
 		return refused(err.Error())
 	}
+	port, err := urlPort(u)
+	if err != nil {
+		return refused(err.Error())
+	}
+	h.port = port
 	if re := g.judgeHost(h); re != nil {
 		re.URL = u.Redacted()
 		return h, re
@@ -52,9 +58,9 @@ func (g *guard) judgeHost(h host) *RefusedError {
 		if h.respelled {
 			how = "means"
 		}
-		return g.judgeAddr(h.written, how, h.addr)
+		return g.judgeAddr(h.written, how, h.addr, h.port)
 	}
-	if g.allow.allowsName(h.name) {
+	if ok, _ := g.allow.allowsName(h.name, h.port); ok {
 		return nil
 	}
 	if kind, blocked := blockedNameKind(h.name); blocked {
@@ -65,8 +71,8 @@ func (g *guard) judgeHost(h host) *RefusedError {
 
 // judgeAddr refuses addr unless the allowlist opens it or it is not
 // blocked.
-func (g *guard) judgeAddr(written, how string, addr netip.Addr) *RefusedError {
-	if g.allow.allowsAddr(addr) {
+func (g *guard) judgeAddr(written, how string, addr netip.Addr, port uint16) *RefusedError {
+	if g.allow.allowsAddr(addr, port) {
 		return nil
 	}
 	if kind, blocked := blockedKind(addr); blocked {
@@ -93,13 +99,16 @@ func (g *guard) approve(ctx context.Context, network string, h host) ([]netip.Ad
 	if err != nil {
 		return nil, err
 	}
-	byName := g.allow.allowsName(h.name)
+	byName, metadataOK := g.allow.allowsName(h.name, h.port)
 	out := make([]netip.Addr, 0, len(addrs))
 	for _, a := range addrs {
 		// Resolvers may answer IPv4 in its IPv4-mapped form; dial it as IPv4.
 		a = a.Unmap()
-		if !byName {
-			if re := g.judgeAddr(h.written, "resolves to", a); re != nil {
+		// An allowlisted name opens what it resolves to, but a metadata
+		// address only when its entry says so with "!" (or the address's
+		// own entry does).
+		if !byName || (!metadataOK && isMetadata(a)) {
+			if re := g.judgeAddr(h.written, "resolves to", a, h.port); re != nil {
 				return nil, re
 			}
 		}
@@ -133,4 +142,21 @@ func familyMatches(network string, a netip.Addr) bool {
 		return a.Is6()
 	}
 	return true
+}
+
+// urlPort is the port a URL's call goes to: the one written, else the
+// scheme's.
+func urlPort(u *url.URL) (uint16, error) {
+	p := u.Port()
+	if p == "" {
+		if strings.EqualFold(u.Scheme, "https") {
+			return 443, nil
+		}
+		return 80, nil
+	}
+	n, err := strconv.ParseUint(p, 10, 16)
+	if err != nil {
+		return 0, fmt.Errorf("port %q is not a number from 0 to 65535", p)
+	}
+	return uint16(n), nil
 }

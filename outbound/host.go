@@ -19,6 +19,9 @@ type host struct {
 	// respelled reports that addr was written some other way than its
 	// canonical form ("0x7f.1" for 127.0.0.1), so messages say what it means.
 	respelled bool
+	// port is the port the call goes to, for allowlist entries that name
+	// one.
+	port uint16
 }
 
 // parseHost reads a host without its port or brackets, as url.URL.Hostname

@@ -31,6 +31,22 @@ func TestConnectorThroughTheAPI(t *testing.T) {
 	if r.ID != 12 || len(r.Tools) == 0 || len(r.Credentials) != 1 || strings.Contains(r.Credentials[0].Value, "connector-secret") {
 		t.Fatalf("registered %+v", r)
 	}
+	// The tool list reads as documented: [{name, description, inputSchema}].
+	var shown struct {
+		McpConnector struct{ Tools []map[string]any }
+	}
+	do(t, ts.c, `{ mcpConnector(id: 12) { tools } }`, nil, &shown)
+	for _, tool := range shown.McpConnector.Tools {
+		if _, ok := tool["name"]; !ok || tool["inputSchema"] == nil || tool["Name"] != nil {
+			t.Fatalf("a tool reads %v, want camelCase name, description, inputSchema", tool)
+		}
+	}
+	// A second connector of that name says so.
+	es := wantCode(t, ts.c, "CONFLICT", `mutation($cmd: [String!]) { registerMcpConnector(input: {name: "everything", transport: "stdio", command: $cmd}) { id } }`,
+		map[string]any{"cmd": cmd})
+	if !strings.Contains(es.Error(), `named "everything"`) {
+		t.Errorf("a duplicate connector name answered %v", es)
+	}
 	graph := `{"nodes":[{"id":"start","type":"start"},
 		{"id":"call","type":"tool","config":{"connectorId":12,"toolName":"echo","argsTemplate":"{\"message\": \"{{userMessage}}\"}","outputVar":"echoed"}},
 		{"id":"say","type":"response","config":{"messageTemplate":"tool said: {{echoed}}"}},
@@ -67,5 +83,20 @@ func TestConnectorThatCannotConnect(t *testing.T) {
 	do(t, ts.c, `{ mcpConnectors { id } }`, nil, &list)
 	if len(list.McpConnectors) != 0 {
 		t.Fatalf("a failed registration left %+v", list.McpConnectors)
+	}
+}
+
+// A second custom action with a name already taken answers CONFLICT and
+// says which name, not "try again".
+func TestDuplicateCustomActionName(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	const create = `mutation($id: Int) { createCustomAction(input: {id: $id, name: "lookup", url: "https://partner.example.com/x"}) { id } }`
+	do(t, ts.c, create, nil, nil)
+	for _, id := range []any{nil, 9} {
+		es := wantCode(t, ts.c, "CONFLICT", create, map[string]any{"id": id})
+		if msg := es.Error(); !strings.Contains(msg, `named "lookup"`) || strings.Contains(msg, "try again") {
+			t.Errorf("id %v: a duplicate name answered %q", id, msg)
+		}
 	}
 }

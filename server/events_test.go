@@ -128,6 +128,11 @@ func subscribe(ctx context.Context, t *testing.T, ts *testServer, session int, a
 	if ack["type"] != "connection_ack" {
 		t.Fatalf("connection_init answered %v", ack)
 	}
+	// The ack says nothing: echoing the init payload would send the
+	// client's key back over the wire (and into any proxy's logs).
+	if _, ok := ack["payload"]; ok {
+		t.Fatalf("connection_ack carries a payload: %v", ack)
+	}
 	must(wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{
 		"query":     `subscription($s: Int!, $a: Int) { sessionEvents(sessionId: $s, afterSeq: $a) { seq type sessionId data at } }`,
 		"variables": map[string]any{"s": session, "a": after}}}))

@@ -10,24 +10,15 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/wetel/wetel/events"
 	"github.com/wetel/wetel/server/gql"
 	"github.com/wetel/wetel/store"
-)
-
-// Query limits: a query is refused before it runs when it nests deeper or
-// asks for more than these.
-const (
-	maxQueryDepth      = 12
-	maxQueryComplexity = 2000
 )
 
 func (s *Server) routes() http.Handler {
@@ -50,10 +41,14 @@ func (s *Server) graphql() http.Handler {
 	})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
-	h.AddTransport(transport.POST{})
-	h.Use(extension.Introspection{})
+	h.AddTransport(postTransport{})
+	h.Use(introspection{anonymous: s.cfg.AnonymousIntrospection})
+	h.Use(documentLimits{})
 	h.Use(extension.FixedComplexityLimit(maxQueryComplexity))
-	h.Use(depthLimit{max: maxQueryDepth})
+	h.SetValidationRulesFn(func() *rules.Rules {
+		s.validations.Add(1)
+		return rules.NewDefaultRules()
+	})
 	h.SetErrorPresenter(gql.Presenter(func(ctx context.Context, err error) {
 		if errors.Is(err, errPanicked) {
 			return // logged with its stack when it was recovered
@@ -76,10 +71,11 @@ var errPanicked = errors.New("internal error: a resolver panicked")
 
 // websocketInit authenticates a graphql-transport-ws connection from its
 // connection_init payload ({"Authorization": "Bearer <key>"}), or from the
-// upgrade request's header.
+// upgrade request's header. The ack carries no payload: echoing the init
+// payload would send the client's key back.
 func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	if _, ok := gql.CallerFrom(ctx); ok {
-		return ctx, &p, nil
+		return ctx, nil, nil
 	}
 	auth := p.Authorization()
 	if auth == "" {
@@ -93,7 +89,7 @@ func (s *Server) websocketInit(ctx context.Context, p transport.InitPayload) (co
 	if err != nil {
 		return ctx, nil, err
 	}
-	return gql.WithCaller(ctx, c), &p, nil
+	return gql.WithCaller(ctx, c), nil, nil
 }
 
 // authenticated puts the caller of a valid key in the request context. A
@@ -225,51 +221,4 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": map[string]any{"code": code}}}})
-}
-
-// depthLimit refuses operations that nest selections deeper than max.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, map[string]bool{}); depth > d.max {
-		return &gqlerror.Error{Message: fmt.Sprintf("the query nests %d levels deep; the limit is %d", depth, d.max),
-			Extensions: map[string]any{"code": gql.CodeLimit}}
-	}
-	return nil
-}
-
-func selectionDepth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, seen map[string]bool) int {
-	max := 0
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			d = 1 + selectionDepth(s.SelectionSet, fragments, seen)
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, fragments, seen)
-		case *ast.FragmentSpread:
-			if seen[s.Name] {
-				continue
-			}
-			seen[s.Name] = true
-			if f := fragments.ForName(s.Name); f != nil {
-				d = selectionDepth(f.SelectionSet, fragments, seen)
-			}
-			delete(seen, s.Name)
-		}
-		if d > max {
-			max = d
-		}
-	}
-	return max
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wetel/wetel/clock"
@@ -48,11 +49,17 @@ type Config struct {
 	// may be 8 MB).
 	MaxBodyBytes int64
 	// AllowHosts opens internal services to outbound calls: hosts and
-	// CIDRs, comma-separated (--allow-host, WETEL_OUTBOUND_ALLOW).
+	// CIDRs, each with an optional :port, comma-separated (--allow-host,
+	// WETEL_OUTBOUND_ALLOW); see outbound.ParseAllowlist.
 	AllowHosts string
 	// RateLimits bound requests per key, workspace and source; nil is
 	// DefaultRateLimits, and a zero rate turns that limit off.
 	RateLimits *RateLimits
+	// AnonymousIntrospection lets callers without a key read the schema
+	// by introspection (--anonymous-introspection,
+	// WETEL_ANONYMOUS_INTROSPECTION); off by default, so a scanner learns
+	// nothing of the API without a key.
+	AnonymousIntrospection bool
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
 	Logger   *slog.Logger
@@ -77,6 +84,9 @@ type Server struct {
 	callouts *callouts
 	handler  http.Handler
 	closing  chan struct{} // closed when shutdown starts: subscriptions end
+	// validations counts the GraphQL documents validated: a document over
+	// the document limits must never reach validation.
+	validations atomic.Int64
 }
 
 // New opens the store, recovers runs a stopped process left RUNNING, sets

@@ -104,7 +104,7 @@ type Message struct {
 	Role         string // user or assistant
 	Text         string
 	Mood         string
-	RunID        int64 // the run that spoke it, 0 for a user message
+	RunID        int64 // the run that spoke it, or that a user message started; 0 for none
 	TurnComplete bool
 	CreatedAt    time.Time
 }

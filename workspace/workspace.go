@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wetel/wetel/internal/jsonpos"
+	"github.com/wetel/wetel/secrets"
 )
 
 // MaxFileBytes bounds a workspace file.
@@ -139,6 +140,7 @@ func (ws *File) check() error {
 		if u, err := url.Parse(a.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("%s.url must be an absolute http or https URL", at))
 		}
+		errs = appendURLCredential(errs, at, a.URL)
 		switch strings.ToUpper(a.Method) {
 		case "", "GET", "POST", "PUT", "PATCH", "DELETE":
 		default:
@@ -167,6 +169,7 @@ func (ws *File) check() error {
 			if u, err := url.Parse(c.URL); err != nil || u.Host == "" {
 				errs = append(errs, fmt.Errorf("%s.url must be an absolute URL for transport http", at))
 			}
+			errs = appendURLCredential(errs, at, c.URL)
 		default:
 			errs = append(errs, fmt.Errorf("%s.transport must be stdio or http", at))
 		}
@@ -175,6 +178,15 @@ func (ws *File) check() error {
 		return fmt.Errorf("workspace: %w", errors.Join(errs...))
 	}
 	return nil
+}
+
+// appendURLCredential refuses a credential in a URL, as the server does at
+// save: a URL is stored and shown in clear, headers are sealed and masked.
+func appendURLCredential(errs []error, at, raw string) []error {
+	if what := secrets.URLCredential(raw); what != "" {
+		errs = append(errs, fmt.Errorf("%s.url must not hold credentials (it has %s): send them as a header (headers: {X-Api-Key: ${KEY}})", at, what))
+	}
+	return errs
 }
 
 // Action returns the custom action with the id.

@@ -47,12 +47,15 @@ func TestWorkspaceErrors(t *testing.T) {
 		{"duplicate id", `customActions: [{id: 1, url: "https://a.example"}, {id: 1, url: "https://b.example"}]`, "customActions[1].id 1 is used twice"},
 		{"relative url", `customActions: [{id: 1, url: "/claims"}]`, "customActions[0].url must be an absolute http or https URL"},
 		{"bad transport", `mcpConnectors: [{id: 1, transport: carrier-pigeon}]`, "mcpConnectors[0].transport must be stdio or http"},
+		{"password in a url", `customActions: [{id: 1, url: "https://u:pw@x.example/a"}]`, "customActions[0].url must not hold credentials (it has a user name or password): send them as a header"},
+		{"secret query value", `customActions: [{id: 1, url: "https://x.example/a?api_key=${K}"}]`, `customActions[0].url must not hold credentials (it has the query parameter "api_key")`},
+		{"connector url credential", `mcpConnectors: [{id: 1, transport: http, url: "https://x.example/mcp?token=t"}]`, `mcpConnectors[0].url must not hold credentials`},
 		{"stdio without command", `mcpConnectors: [{id: 1, transport: stdio}]`, "mcpConnectors[0].command is required for transport stdio"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := workspace.Parse([]byte(tc.src), env(nil))
+			_, err := workspace.Parse([]byte(tc.src), env(map[string]string{"K": "k-123"}))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

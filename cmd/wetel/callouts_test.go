@@ -127,8 +127,8 @@ func TestRunWorkspaceCustomAction(t *testing.T) {
 
 func TestRunAllowHostErrorsNameTheEntry(t *testing.T) {
 	t.Parallel()
-	r := wetel(t, "run", "../../examples/bounded-retry.json", "--allow-host", "127.0.0.1/32", "--allow-host", "vault.corp:8200")
-	if r.code != 2 || !strings.Contains(r.stderr, `--allow-host: allowlist entry "vault.corp:8200": not a host name, IP address or CIDR (ports are not supported: allow the host)`) {
+	r := wetel(t, "run", "../../examples/bounded-retry.json", "--allow-host", "127.0.0.1/32", "--allow-host", "169.254.169.254")
+	if r.code != 2 || !strings.Contains(r.stderr, `--allow-host: allowlist entry "169.254.169.254": 169.254.169.254 is a cloud metadata service, which hands out this host's credentials; write "169.254.169.254!" to allow it anyway`) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 }

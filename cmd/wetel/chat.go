@@ -29,7 +29,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	agentID := fs.Int64("agent", 0, "with --server: the agent to talk to (default: the first)")
 	wsPath := fs.String("workspace", "", "with --graph: the workspace file declaring custom actions and MCP connectors")
 	var allow listFlag
-	fs.Var(&allow, "allow-host", "with --graph: a host or CIDR outbound calls may reach although it is internal; repeatable")
+	fs.Var(&allow, "allow-host", "with --graph: a host or CIDR (with :port to open one port) outbound calls may reach although it is internal; repeatable")
 	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code

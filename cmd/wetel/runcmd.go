@@ -78,7 +78,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	mock := fs.Bool("mock", false, "run mockable nodes from their mockResponse / mockError")
 	dbPath := fs.String("db", "", "keep the conversation in this SQLite file between invocations")
 	sessionID := fs.Int64("session", 0, "with --db: continue this session instead of starting one")
-	fs.Var(&allow, "allow-host", "a host or CIDR outbound calls may reach although it is internal; repeatable")
+	fs.Var(&allow, "allow-host", "a host or CIDR (with :port to open one port) outbound calls may reach although it is internal; repeatable")
 	fs.Var(mockFlag{&mocks, parseMockResponse}, "mock-response", "NODE=JSON: the node's mockResponse for this run; repeatable")
 	fs.Var(mockFlag{&mocks, parseMockError}, "mock-error", "NODE=CODE[:message]: the node's mockError for this run; repeatable")
 	failureResponse := fs.String("failure-response", "", "what the user is told when a run fails (default \""+turn.DefaultFailureResponse+"\")")

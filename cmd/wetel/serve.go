@@ -19,10 +19,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// Read after parsing, so -h never prints a URL's password.
 	database := fs.String("database", "", "a postgres:// URL to use PostgreSQL instead (default: WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
-	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
+	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs (with :port to open one port) outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
 	limits := server.DefaultRateLimits()
 	fs.Float64Var(&limits.KeyPerSecond, "rate-key", envFloat("WETEL_RATE_KEY", limits.KeyPerSecond), "requests per second one API key may make, bursts of twice that; 0 for no limit (WETEL_RATE_KEY)")
 	fs.Float64Var(&limits.WorkspacePerSecond, "rate-workspace", envFloat("WETEL_RATE_WORKSPACE", limits.WorkspacePerSecond), "requests per second all keys of one workspace may make, bursts of twice that; 0 for no limit (WETEL_RATE_WORKSPACE)")
+	introspect := fs.Bool("anonymous-introspection", os.Getenv("WETEL_ANONYMOUS_INTROSPECTION") == "true", "let callers without an API key introspect the schema (WETEL_ANONYMOUS_INTROSPECTION=true)")
 	if pos, code, ok := parseCommand(fs, args, stdout); !ok {
 		return code
 	} else if len(pos) > 0 {
@@ -57,7 +58,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
-		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, RateLimits: &limits, Logger: log, Out: stdout})
+		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, RateLimits: &limits, AnonymousIntrospection: *introspect, Logger: log, Out: stdout})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)

@@ -3,6 +3,7 @@ package gql
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -74,6 +75,11 @@ func checkCallURL(field, raw string) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Errorf(CodeValidation, "%s: must be an absolute http or https URL", field)
 	}
+	// A URL is stored in clear and shown back; headers are sealed and
+	// masked (see secrets.URLCredential).
+	if what := secrets.URLCredential(raw); what != "" {
+		return Errorf(CodeValidation, "%s: must not hold credentials (it has %s): send them as a header, which is encrypted at rest and shown masked", field, what)
+	}
 	return nil
 }
 
@@ -112,7 +118,7 @@ func (r *Resolver) putCustomAction(ctx context.Context, in CustomActionInput) (*
 		// The id is part of what a sealed value is bound to: take one
 		// first, then seal and store the headers under it.
 		if a, err = r.Store.PutCustomAction(ctx, a); err != nil {
-			return nil, storeErr(err, "custom action", 0)
+			return nil, nameErr(err, "custom action", in.Name)
 		}
 	}
 	if a.Headers, err = r.Box.SealMap(headers, ActionAAD(c.WorkspaceID, a.ID)); err != nil {
@@ -120,13 +126,13 @@ func (r *Resolver) putCustomAction(ctx context.Context, in CustomActionInput) (*
 	}
 	a, err = r.Store.PutCustomAction(ctx, a)
 	if err != nil {
-		return nil, storeErr(err, "custom action", int(a.ID))
+		return nil, nameErr(err, "custom action", in.Name)
 	}
 	return toCustomAction(a, headers), nil
 }
 
 func toCustomAction(a store.CustomAction, plain map[string]string) *CustomAction {
-	return &CustomAction{ID: int(a.ID), Name: a.Name, Method: a.Method, URL: a.URL, Headers: maskedList(plain),
+	return &CustomAction{ID: int(a.ID), Name: a.Name, Method: a.Method, URL: secrets.MaskURL(a.URL), Headers: maskedList(plain),
 		TimeoutMs: a.TimeoutMs, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
 }
 
@@ -175,7 +181,7 @@ func (r *Resolver) registerConnector(ctx context.Context, in McpConnectorInput) 
 	if fresh {
 		// The id comes first: the credentials are sealed under it.
 		if conn, err = r.Store.PutMcpConnector(ctx, conn); err != nil {
-			return nil, storeErr(err, "mcp connector", 0)
+			return nil, nameErr(err, "mcp connector", in.Name)
 		}
 	}
 	// Rule: "the connector's tool list cached at registration".
@@ -197,7 +203,7 @@ func (r *Resolver) registerConnector(ctx context.Context, in McpConnectorInput) 
 		return nil, err
 	}
 	if conn, err = r.Store.PutMcpConnector(ctx, conn); err != nil {
-		return nil, storeErr(err, "mcp connector", int(conn.ID))
+		return nil, nameErr(err, "mcp connector", in.Name)
 	}
 	return toConnector(conn, creds), nil
 }
@@ -224,15 +230,12 @@ func MCPConnector(box *secrets.Box, c store.McpConnector) (mcpclient.Connector, 
 }
 
 func toConnector(c store.McpConnector, plain map[string]string) *McpConnector {
-	tools := JSON(c.Tools)
-	if len(tools) == 0 {
-		tools = JSON("[]")
-	}
+	tools := shownTools(c.Tools)
 	cmd := c.Command
 	if cmd == nil {
 		cmd = []string{}
 	}
-	return &McpConnector{ID: int(c.ID), Name: c.Name, Transport: c.Transport, Command: cmd, URL: c.URL,
+	return &McpConnector{ID: int(c.ID), Name: c.Name, Transport: c.Transport, Command: cmd, URL: secrets.MaskURL(c.URL),
 		Credentials: maskedList(plain), Tools: tools, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
@@ -257,10 +260,38 @@ func showAll[S, T any](rows []S, show func(S) (*T, error)) ([]T, error) {
 	return out, nil
 }
 
+// nameErr maps a put's store error: ErrConflict there means another row of
+// the workspace has the name (the store's contract), which is no race to
+// retry.
+func nameErr(err error, what, name string) error {
+	if errors.Is(err, store.ErrConflict) {
+		return Errorf(CodeConflict, "name: the workspace already has a %s named %q", what, name)
+	}
+	return storeErr(err, what, 0)
+}
+
 // checkName refuses an empty or over-long name.
 func checkName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return Errorf(CodeValidation, "name: must not be empty")
 	}
 	return checkText("name", name, MaxNameBytes)
+}
+
+// shownTools returns a connector's cached tool list as the schema
+// documents it. Rows cached before mcpclient.Tool had JSON names hold Go
+// field names ("Name"); decoding ignores case, so re-encoding fixes them.
+func shownTools(raw []byte) JSON {
+	var tools []mcpclient.Tool
+	if len(raw) == 0 || json.Unmarshal(raw, &tools) != nil {
+		return JSON("[]")
+	}
+	if tools == nil {
+		tools = []mcpclient.Tool{}
+	}
+	out, err := json.Marshal(tools)
+	if err != nil {
+		return JSON("[]")
+	}
+	return JSON(out)
 }

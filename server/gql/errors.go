@@ -79,7 +79,7 @@ func Presenter(log func(ctx context.Context, err error)) graphql.ErrorPresenterF
 				ge.Extensions = map[string]any{}
 			}
 			switch ge.Extensions["code"] {
-			case CodeLimit:
+			case CodeLimit, CodeUnauthenticated:
 			case "COMPLEXITY_LIMIT_EXCEEDED":
 				ge.Extensions["code"] = CodeLimit
 			default:

@@ -142,7 +142,7 @@ type Message struct {
 	Role      string `json:"role"`
 	Text      string `json:"text"`
 	Mood      string `json:"mood"`
-	// The run that spoke it; null for a user message.
+	// The run that spoke it (an assistant message) or that it started (a user message); null when no run was started for it.
 	RunID        *int      `json:"runId,omitempty"`
 	TurnComplete bool      `json:"turnComplete"`
 	CreatedAt    time.Time `json:"createdAt"`

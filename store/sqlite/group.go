@@ -111,7 +111,7 @@ func (s *Store) leadCommit(ctx context.Context) {
 	} else {
 		commitGroup(c, batch)
 		s.w.put(c)
-		s.cp.committed()
+		s.cp.committed(len(batch))
 	}
 	for _, w := range batch[1:] {
 		close(w.wake)

@@ -117,16 +117,40 @@ func open(path string, opts Options) (*Store, error) {
 		_ = w.close()
 		return nil, fmt.Errorf("opening the checkpointer: %w", err)
 	}
-	return &Store{w: newPool([]*conn{w}), r: newPool(rs), cp: newCheckpointer(cc)}, nil
+	s := &Store{w: newPool([]*conn{w}), r: newPool(rs)}
+	s.cp = newCheckpointer(cc, func() error { return s.restartWAL(busy) })
+	return s, nil
+}
+
+// restartWait bounds how long a RESTART checkpoint waits for readers still
+// reading the log's frames, while the writer is held. A reader that takes
+// longer only delays the restart to the next try.
+const restartWait = 20 * time.Millisecond
+
+// restartWAL runs a RESTART checkpoint on the writer, so that no commit
+// lands between copying the last frame and restarting the log (see
+// checkpointer). busy is the writer's busy timeout, set back after.
+func (s *Store) restartWAL(busy time.Duration) error {
+	c, err := s.w.get(bg)
+	if err != nil {
+		return err
+	}
+	defer s.w.put(c)
+	if err := c.script("PRAGMA busy_timeout = " + strconv.FormatInt(restartWait.Milliseconds(), 10)); err != nil {
+		return err
+	}
+	_, err = checkpoint(c, "RESTART")
+	return errors.Join(err, c.script("PRAGMA busy_timeout = "+strconv.FormatInt(busy.Milliseconds(), 10)))
 }
 
 // writerPragmas tune the writer, the only connection that commits.
 //
 // Checkpoints run in the background (see checkpointer); the writer's own
 // autocheckpoint is the backstop for when those fall behind, at 16000 pages
-// (64 MB of WAL). journal_size_limit trims a WAL that grew past that back
-// to 64 MB. Neither changes what a crash can lose.
-const writerPragmas = `PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_limit = 67108864`
+// (64 MB of WAL). journal_size_limit trims the WAL file back to 4 MiB when
+// the log restarts, so a burst that grew it does not keep the space.
+// Neither changes what a crash can lose.
+const writerPragmas = `PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_limit = 4194304`
 
 // openWriter opens the write connection, retrying while another process
 // holds the lock. Switching a new file to WAL needs an exclusive lock, and
