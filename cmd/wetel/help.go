@@ -51,6 +51,22 @@ output is printed in full).`,
 			`wetel run examples/shipping-await-reply.json --mock --message "where are my orders?" --message "2"`},
 	},
 	{
+		name:     "test",
+		synopsis: []string{"PATH... [--junit FILE] [--parallel N]"},
+		summary:  "Run scenario files offline and report each expectation a turn did not meet.",
+		about: `Runs each scenario (PATH is a file, or a directory whose *.scenario.yaml,
+*.scenario.yml and *.scenario.json files are taken at any depth): a fresh
+conversation on the scenario's graph in mock mode, with its mocks, fixed clock
+and identity, one turn per entry; a turn answers the previous turn's question
+by being the next message. Nothing leaves the process: a node without a mock
+fails. Each failing turn prints what differed, with the node where the
+expected and actual paths part. See docs/testing.md for the file format.
+
+Exit codes: 0 every scenario passed, 1 a scenario failed or could not be run,
+2 usage error.`,
+		examples: []string{"wetel test examples/scenarios", "wetel test examples/scenarios/shipping.scenario.yaml --junit report.xml"},
+	},
+	{
 		name:     "chat",
 		synopsis: []string{"--graph FILE [--mock] [--db PATH [--session N]] [--identity ID] [--workspace FILE] [--allow-host HOST]...", "--server URL --key KEY [--agent N] [--session N] [--identity ID]"},
 		summary:  "Converse with a graph file, or with an agent on a server, in the terminal.",

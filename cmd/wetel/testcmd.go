@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wetel/wetel/clock"
+	"github.com/wetel/wetel/engine"
+	"github.com/wetel/wetel/graph"
+	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/scenario"
+	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/turn"
+)
+
+// cmdTest is `wetel test PATH...`: every scenario runs offline, on the same
+// turn service as `wetel run`, in mock mode with nothing leaving the
+// process; the results print in the order the files were named.
+func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("test", stderr)
+	junit := fs.String("junit", "", "also write the results as JUnit XML to this file")
+	parallel := fs.Int("parallel", 0, "how many scenarios run at once (0: one per CPU)")
+	pos, code, ok := parseCommand(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if *parallel == 0 {
+		*parallel = runtime.GOMAXPROCS(0)
+	}
+	if len(pos) == 0 || *parallel < 1 {
+		fmt.Fprintln(stderr, usageLine("test"))
+		return 2
+	}
+	files, err := scenario.Collect(pos)
+	if err != nil {
+		fmt.Fprintf(stderr, "wetel test: %v\n", err)
+		return 2
+	}
+	results := runScenarios(ctx, files, *parallel)
+	failed := 0
+	for _, r := range results {
+		scenario.Report(stdout, r)
+		if !r.Passed() {
+			failed++
+		}
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, results); err != nil {
+			fmt.Fprintf(stderr, "wetel test: --junit: %v\n", err)
+			return 1
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%d of %d scenario(s) failed\n", failed, len(results))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%d scenario(s) passed\n", len(results))
+	return 0
+}
+
+func runScenarios(ctx context.Context, files []string, parallel int) []*scenario.Result {
+	results := make([]*scenario.Result, len(files))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(parallel, len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = runScenarioFile(ctx, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results
+}
+
+func runScenarioFile(ctx context.Context, path string) *scenario.Result {
+	f, err := scenario.Load(path)
+	if err != nil {
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		return &scenario.Result{File: &scenario.File{Path: path, Name: name}, Err: err}
+	}
+	return scenario.Play(ctx, f, openScenario, time.Now)
+}
+
+func writeJUnit(path string, results []*scenario.Result) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := scenario.JUnit(out, results); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// scenarioGraph loads the scenario's graph with its mocks written over the
+// graph's own, refusing one that publishing would refuse.
+func scenarioGraph(f *scenario.File) (*graph.Graph, error) {
+	path := f.Graph
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(f.Path), path)
+	}
+	g, err := loadGraph(path)
+	if err != nil {
+		return nil, fmt.Errorf("graph %s: %w", path, err)
+	}
+	overrides := make([]mockOverride, 0, len(f.Mocks))
+	for _, m := range f.Mocks {
+		o := mockOverride{nodeID: m.Node, field: "mockResponse", value: m.Response}
+		if m.Error != nil {
+			b, _ := json.Marshal(m.Error)
+			o.field, o.value = "mockError", b
+		}
+		overrides = append(overrides, o)
+	}
+	if err := applyMocks(g, overrides); err != nil {
+		return nil, fmt.Errorf("mocks: %w", err)
+	}
+	if _, err := engine.Compile(g, node.Default); err != nil {
+		return nil, fmt.Errorf("graph %s with the scenario's mocks: publishing would be refused:\n%w", path, err)
+	}
+	return g, nil
+}
+
+// scenarioSession is a scenario's conversation on an offline store.
+type scenarioSession struct {
+	off   *offline
+	clock *clock.Fake
+}
+
+// openScenario is the scenario.Opener of wetel test: a throwaway store, the
+// scenario's clock and identity, mock mode, and no outbound services, so
+// a node left without a mock fails by name instead of calling out.
+func openScenario(ctx context.Context, f *scenario.File) (scenario.Session, error) {
+	g, err := scenarioGraph(f)
+	if err != nil {
+		return nil, err
+	}
+	c := clock.NewFake(f.Clock)
+	off, err := openOffline(ctx, offlineOptions{graph: g, mock: true, capture: true, clock: c,
+		failureResponse: f.FailureResponse, services: &offlineServices{svc: node.NewServices()}})
+	if err != nil {
+		return nil, err
+	}
+	if f.Identity != "" {
+		if err := off.setIdentity(ctx, f.Identity); err != nil {
+			off.Close()
+			return nil, err
+		}
+	}
+	return &scenarioSession{off: off, clock: c}, nil
+}
+
+func (s *scenarioSession) Close() { s.off.Close() }
+
+func (s *scenarioSession) Send(ctx context.Context, t scenario.Turn) (scenario.Observed, error) {
+	if t.Identity != nil {
+		if err := s.off.setIdentity(ctx, *t.Identity); err != nil {
+			return scenario.Observed{}, err
+		}
+	}
+	s.clock.Advance(t.Advance)
+	res, err := s.off.send(ctx, t.Message)
+	if errors.Is(err, turn.ErrSessionEnded) {
+		return scenario.Observed{}, errors.New("the session has ended, so this message cannot be sent (an end_session node ran in an earlier turn)")
+	}
+	if err != nil {
+		return scenario.Observed{}, err
+	}
+	obs, err := observed(turnJSON(t.Message, res, s.off.capture))
+	if err != nil {
+		return obs, err
+	}
+	sess, err := s.off.store.Session(ctx, s.off.ws, s.off.session.ID)
+	if err != nil {
+		return obs, err
+	}
+	obs.SessionEnded = sess.Status == store.SessionEnded
+	return obs, nil
+}
+
+// observed reads a turn as `wetel run` prints it, so a scenario checks
+// exactly what a person following the README sees.
+func observed(t turnOutput) (scenario.Observed, error) {
+	var o scenario.Observed
+	for _, r := range t.Runs {
+		run := scenario.Run{ID: r.ID, Status: r.Status, ErrorCode: r.ErrorCode, Error: r.Error}
+		var rows []struct {
+			NodeID     string `json:"nodeId"`
+			NodeType   string `json:"nodeType"`
+			Status     string `json:"status"`
+			ErrorClass string `json:"errorClass"`
+			Error      string `json:"error"`
+		}
+		if err := json.Unmarshal(r.NodeTrace, &rows); err != nil {
+			return o, fmt.Errorf("run %d: reading its trace: %w", r.ID, err)
+		}
+		for _, row := range rows {
+			run.Trace = append(run.Trace, scenario.TraceRow(row))
+		}
+		if len(r.Vars) > 0 {
+			if err := json.Unmarshal(r.Vars, &run.Vars); err != nil {
+				return o, fmt.Errorf("run %d: reading its variables: %w", r.ID, err)
+			}
+		}
+		o.Runs = append(o.Runs, run)
+	}
+	for _, m := range t.Messages {
+		o.Messages = append(o.Messages, scenario.Message{Text: m.Text, Mood: m.Mood})
+	}
+	return o, nil
+}
