@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/wetel/wetel/clock"
+	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
-	"github.com/wetel/wetel/store"
+	"github.com/wetel/wetel/node/awaitreply"
+	"github.com/wetel/wetel/scenario"
 	"github.com/wetel/wetel/vocab"
 )
 
@@ -19,8 +22,14 @@ import (
 // question's reply (every option slot, a reply matching none, free text,
 // or no reply at all). Conditions and switches take only the branches
 // those outcomes make reachable, so an edge no explored path takes is
-// reported rather than forced. Every path runs on the same offline turn
-// service as wetel run and wetel test.
+// reported rather than forced.
+//
+// Paths run in memory on turn.Runner (one compiled plan; the mockable
+// node types' executors replaced by ones that take the path's outcome), so
+// thousands run in a second. A node's outcome holds for the whole path, as
+// a scenario's mock does, so every path can be written as a scenario, and
+// the tests check that the written scenarios pass on the stored turn
+// service wetel test uses.
 
 // explorerMaxTurns bounds one path's conversation (a question asked again
 // and again).
@@ -45,32 +54,63 @@ type decision struct {
 	alts int
 }
 
-// explorer holds what every path shares: the graph, its decision
-// alternatives per node, and one offline store that each path publishes
-// its mocks to and opens a fresh session in.
+// explorer holds what every path shares: the graph, the decision
+// alternatives per node, and the plan compiled with the outcome-taking
+// executors.
 type explorer struct {
-	graph    *graph.Graph
-	message  string
-	nodeAlts map[string][]alternative
-	off      *offline
+	graph           *graph.Graph
+	message         string
+	failureResponse string
+	nodeAlts        map[string][]alternative
+	reg             *node.Registry
+	eng             *engine.Engine
+	plan            *engine.Plan
 }
 
 // exploredPath is one path's conversation.
 type exploredPath struct {
 	mocks     []mockOverride // the overrides the path ran with
 	choices   []string       // what each decision was, in order
-	turns     []turnOutput
+	turns     []exploredTurn
 	decisions []decision
 }
 
-func newExplorer(g *graph.Graph, message string) *explorer {
-	x := &explorer{graph: g, message: message, nodeAlts: map[string][]alternative{}}
+type exploredTurn struct {
+	message  string
+	runs     []exploredRun
+	messages []string
+}
+
+type exploredRun struct {
+	id, resumedFrom int64
+	status          string
+	rows            []rowHead
+}
+
+type rowHead struct {
+	NodeID string `json:"nodeId"`
+	Status string `json:"status"`
+}
+
+func newExplorer(g *graph.Graph, message, failureResponse string) (*explorer, error) {
+	x := &explorer{graph: g, message: message, failureResponse: failureResponse, nodeAlts: map[string][]alternative{}}
 	for _, n := range g.Nodes {
 		if alts := nodeAlternatives(g, n); len(alts) > 1 {
 			x.nodeAlts[n.ID] = alts
 		}
 	}
-	return x
+	reg, err := outcomeRegistry(node.Default)
+	if err != nil {
+		return nil, err
+	}
+	x.reg = reg
+	if x.eng, err = engine.New(engine.Options{Clock: clock.NewFake(scenario.DefaultClock)}); err != nil {
+		return nil, err
+	}
+	if x.plan, err = engine.Compile(g, reg); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // nodeAlternatives are the outcomes explored for a mockable node: its own
@@ -160,128 +200,27 @@ func hasFailureEdge(g *graph.Graph, id string) bool {
 }
 
 // replyAlternatives are the replies explored for the question a run paused
-// at: each option slot and a reply matching none (options mode), or one
-// free-text reply; then no reply.
-func (x *explorer) replyAlternatives(nodeID string, vars json.RawMessage) []alternative {
-	n, ok := x.graph.NodeByID(nodeID)
-	if !ok || n.Type != "await_reply" {
-		return []alternative{{what: "no decision (offline)", stop: true}}
+// at: each option slot it stored and a reply matching none (options mode),
+// or one free-text reply; then no reply.
+func (x *explorer) replyAlternatives(paused *engine.Result) []alternative {
+	if paused.Pause.Kind != awaitreply.Kind {
+		return []alternative{{what: "no reply (" + paused.Pause.Kind + " waits for a decision)", stop: true}}
 	}
-	var cfg struct {
-		MatchMode   string `json:"matchMode"`
-		OptionsFrom string `json:"optionsFrom"`
+	st, err := awaitreply.DecodeState(paused.Pause.State)
+	if err != nil {
+		return []alternative{{what: "no reply", stop: true}}
 	}
-	_ = json.Unmarshal(n.Config, &cfg)
 	var alts []alternative
-	if cfg.MatchMode == "options" {
-		var v map[string]any
-		_ = json.Unmarshal(vars, &v)
-		list, _ := node.Lookup(v, cfg.OptionsFrom)
-		items, _ := list.([]any)
-		for i := range min(len(items), 20) {
-			alts = append(alts, alternative{what: fmt.Sprintf("reply %q (option %d)", strconv.Itoa(i+1), i+1), reply: strconv.Itoa(i + 1)})
+	if st.MatchMode == "options" {
+		for i := range st.Options {
+			slot := strconv.Itoa(i + 1)
+			alts = append(alts, alternative{what: fmt.Sprintf("reply %q (option %d)", slot, i+1), reply: slot})
 		}
 		alts = append(alts, alternative{what: fmt.Sprintf("reply %q (matching no option)", noMatchReply), reply: noMatchReply})
 	} else {
 		alts = append(alts, alternative{what: `reply "yes"`, reply: "yes"})
 	}
 	return append(alts, alternative{what: "no reply", stop: true})
-}
-
-// walk runs one path: the decisions in prefix are taken as given, every
-// other as its first alternative, each recorded in the order met.
-func (x *explorer) walk(ctx context.Context, prefix []decision) (*exploredPath, error) {
-	p := &exploredPath{}
-	given := map[string]int{}
-	for _, d := range prefix {
-		given[d.key] = d.alt
-	}
-	met := map[string]bool{}
-	take := func(key string, alts []alternative) alternative {
-		alt := given[key]
-		met[key] = true
-		p.decisions = append(p.decisions, decision{key: key, alt: alt, alts: len(alts)})
-		return alts[alt]
-	}
-	// Node outcomes are fixed for the whole conversation; the ones the
-	// path meets are found as its runs visit them. A node met for the
-	// first time in a later turn ran nowhere before, so fixing its
-	// outcome from the start changes nothing earlier.
-	g, err := x.variant(given)
-	if err != nil {
-		return nil, err
-	}
-	if err := x.off.restart(ctx, g); err != nil {
-		return nil, err
-	}
-	message := x.message
-	for range explorerMaxTurns {
-		res, err := x.off.send(ctx, message)
-		if err != nil {
-			break // the session ended
-		}
-		t := turnJSON(message, res, x.off.capture)
-		p.turns = append(p.turns, t)
-		for _, r := range t.Runs {
-			for _, row := range traceRows(r) {
-				if alts, ok := x.nodeAlts[row.NodeID]; ok && !met["node:"+row.NodeID] {
-					p.choices = append(p.choices, row.NodeID+": "+take("node:"+row.NodeID, alts).what)
-				}
-			}
-		}
-		last := t.Runs[len(t.Runs)-1]
-		rows := traceRows(last)
-		if last.Status != vocab.RunAwaitingInput || len(rows) == 0 {
-			break
-		}
-		at := rows[len(rows)-1].NodeID
-		alt := take(fmt.Sprintf("reply:%d", len(p.turns)), x.replyAlternatives(at, last.Vars))
-		p.choices = append(p.choices, at+": "+alt.what)
-		if alt.stop {
-			break
-		}
-		message = alt.reply
-	}
-	for _, o := range x.overrides(given) {
-		if met["node:"+o.nodeID] {
-			p.mocks = append(p.mocks, o)
-		}
-	}
-	return p, nil
-}
-
-// variant is the graph with the node outcomes given chose, and the
-// first alternative of every other node.
-func (x *explorer) variant(given map[string]int) (*graph.Graph, error) {
-	b, err := json.Marshal(x.graph)
-	if err != nil {
-		return nil, err
-	}
-	g, err := graph.Decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return g, applyMocks(g, x.overrides(given))
-}
-
-// overrides are the mocks the chosen node outcomes write, in node order.
-func (x *explorer) overrides(given map[string]int) []mockOverride {
-	var out []mockOverride
-	for _, n := range x.graph.Nodes {
-		if alts, ok := x.nodeAlts[n.ID]; ok {
-			if a := alts[given["node:"+n.ID]]; a.mock != nil {
-				out = append(out, *a.mock)
-			}
-		}
-	}
-	return out
-}
-
-func nodeKey(key string) (string, bool) {
-	if len(key) > 5 && key[:5] == "node:" {
-		return key[5:], true
-	}
-	return "", false
 }
 
 // explore walks paths depth first until every decision has been tried
@@ -310,32 +249,4 @@ func (x *explorer) explore(ctx context.Context, maxPaths int) ([]*exploredPath, 
 		}
 	}
 	return paths, false, nil
-}
-
-// restart publishes g (an unchanged graph keeps its version, and its
-// compiled plan) and starts a fresh session on it.
-func (off *offline) restart(ctx context.Context, g *graph.Graph) error {
-	doc, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := off.store.SaveDraft(ctx, off.ws, 1, doc); err != nil {
-		return err
-	}
-	if _, err := off.store.Publish(ctx, off.ws, 1, doc, "wetel run --explore"); err != nil {
-		return err
-	}
-	off.session, err = off.store.CreateSession(ctx, store.Session{WorkspaceID: off.ws, AgentID: off.session.AgentID, Status: store.SessionOpen})
-	return err
-}
-
-type rowHead struct {
-	NodeID string `json:"nodeId"`
-	Status string `json:"status"`
-}
-
-func traceRows(r runJSON) []rowHead {
-	var rows []rowHead
-	_ = json.Unmarshal(r.NodeTrace, &rows)
-	return rows
 }

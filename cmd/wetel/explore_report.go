@@ -14,7 +14,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wetel/wetel/graph"
-	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/vocab"
 )
 
@@ -31,15 +30,11 @@ type exploreOptions struct {
 // --emit-scenarios writes a small set of scenarios taking every labelled
 // edge that some path took.
 func cmdExplore(ctx context.Context, g *graph.Graph, o exploreOptions, stdout, stderr io.Writer) int {
-	off, err := openOffline(ctx, offlineOptions{graph: g, mock: true, capture: true, failureResponse: o.failureResponse,
-		services: &offlineServices{svc: node.NewServices()}})
+	x, err := newExplorer(g, o.message, o.failureResponse)
 	if err != nil {
-		fmt.Fprintf(stderr, "wetel run: %v\n", err)
+		fmt.Fprintf(stderr, "wetel run --explore: %v\n", err)
 		return 1
 	}
-	defer off.Close()
-	x := newExplorer(g, o.message)
-	x.off = off
 	start := time.Now()
 	paths, bounded, err := x.explore(ctx, o.maxPaths)
 	if err != nil {
@@ -77,9 +72,9 @@ func cmdExplore(ctx context.Context, g *graph.Graph, o exploreOptions, stdout, s
 func pathKey(p *exploredPath) string {
 	var b strings.Builder
 	for _, t := range p.turns {
-		for _, r := range t.Runs {
-			b.WriteString(r.Status)
-			for _, row := range traceRows(r) {
+		for _, r := range t.runs {
+			b.WriteString(r.status)
+			for _, row := range r.rows {
 				b.WriteString(" " + row.NodeID)
 			}
 		}
@@ -106,15 +101,15 @@ func printPath(w io.Writer, n int, p *exploredPath) {
 		fmt.Fprintf(w, "  decisions: %s\n", strings.Join(p.choices, "; "))
 	}
 	for i, t := range p.turns {
-		for _, r := range t.Runs {
+		for _, r := range t.runs {
 			var ids []string
-			for _, row := range traceRows(r) {
+			for _, row := range r.rows {
 				ids = append(ids, row.NodeID)
 			}
-			fmt.Fprintf(w, "  turn %d %q → %s: %s\n", i+1, t.Message, r.Status, arrowsOf(ids))
+			fmt.Fprintf(w, "  turn %d %q → %s: %s\n", i+1, t.message, r.status, arrowsOf(ids))
 		}
-		for _, m := range t.Messages {
-			fmt.Fprintf(w, "    says %q\n", m.Text)
+		for _, m := range t.messages {
+			fmt.Fprintf(w, "    says %q\n", m)
 		}
 	}
 }
@@ -165,20 +160,18 @@ func printUnreached(w io.Writer, g *graph.Graph, taken map[string]bool) {
 // later in the same run.
 func edgesTaken(g *graph.Graph, p *exploredPath) map[string]bool {
 	taken := map[string]bool{}
-	var runs []runJSON
+	var runs []exploredRun
 	for _, t := range p.turns {
-		runs = append(runs, t.Runs...)
+		runs = append(runs, t.runs...)
 	}
 	for ri, r := range runs {
-		rows := traceRows(r)
+		rows := r.rows
 		for i, row := range rows {
 			next := ""
 			if i+1 < len(rows) {
 				next = rows[i+1].NodeID
-			} else if ri+1 < len(runs) && runs[ri+1].ResumedFromRunID != nil && *runs[ri+1].ResumedFromRunID == r.ID {
-				if resumed := traceRows(runs[ri+1]); len(resumed) > 0 {
-					next = resumed[0].NodeID
-				}
+			} else if ri+1 < len(runs) && runs[ri+1].resumedFrom == r.id && len(runs[ri+1].rows) > 0 {
+				next = runs[ri+1].rows[0].NodeID
 			}
 			for _, e := range g.Outgoing(row.NodeID) {
 				if edgeFits(e, row.Status, next) || (e.Label == "" && row.Status == vocab.TraceCompleted && ranAfter(rows[i+1:], e.Target)) {
@@ -321,17 +314,14 @@ func emitted(p *exploredPath, graphRel, name string) emittedFile {
 		f.Mocks[o.nodeID] = map[string]any{o.field: v}
 	}
 	for _, t := range p.turns {
-		e := emittedExpect{Path: []string{}, Messages: []string{}}
-		for _, r := range t.Runs {
-			e.Status = r.Status
-			for _, row := range traceRows(r) {
+		e := emittedExpect{Path: []string{}, Messages: append([]string{}, t.messages...)}
+		for _, r := range t.runs {
+			e.Status = r.status
+			for _, row := range r.rows {
 				e.Path = append(e.Path, row.NodeID)
 			}
 		}
-		for _, m := range t.Messages {
-			e.Messages = append(e.Messages, m.Text)
-		}
-		f.Turns = append(f.Turns, emittedTurn{Message: t.Message, Expect: e})
+		f.Turns = append(f.Turns, emittedTurn{Message: t.message, Expect: e})
 	}
 	return f
 }
