@@ -180,23 +180,48 @@ func (d *decoder) mocks(n *yaml.Node) []Mock {
 			continue
 		}
 		seen[id] = true
-		m := d.fields(n.Content[i+1], at, "mockResponse", "mockError")
+		m := d.fields(n.Content[i+1], at, "mockResponse", "mockError", "sequence")
 		if m == nil {
 			continue
 		}
-		mock := Mock{Node: id}
-		if v := m["mockResponse"]; v != nil {
-			mock.Response = d.json(v, at+".mockResponse")
-		}
-		if v := m["mockError"]; v != nil {
-			mock.Error = d.mockError(v, at+".mockError")
-		}
-		if (m["mockResponse"] == nil) == (m["mockError"] == nil) {
-			d.fail(n.Content[i+1], at, "give exactly one of mockResponse and mockError")
+		mock := d.outcome(n.Content[i+1], m, at)
+		mock.Node = id
+		if v := m["sequence"]; v != nil {
+			if m["mockResponse"] != nil || m["mockError"] != nil {
+				d.fail(v, at+".sequence", "give a sequence or one mockResponse or mockError, not both")
+			}
+			list := d.seq(v, at+".sequence")
+			if len(list) == 0 && resolve(v).Kind == yaml.SequenceNode {
+				d.fail(v, at+".sequence", "want at least one outcome")
+			}
+			for j, sn := range list {
+				p := fmt.Sprintf("%s.sequence[%d]", at, j)
+				if sm := d.fields(sn, p, "mockResponse", "mockError"); sm != nil {
+					one := d.outcome(sn, sm, p)
+					if (sm["mockResponse"] == nil) == (sm["mockError"] == nil) {
+						d.fail(sn, p, "give exactly one of mockResponse and mockError")
+					}
+					mock.Sequence = append(mock.Sequence, one)
+				}
+			}
+		} else if (m["mockResponse"] == nil) == (m["mockError"] == nil) {
+			d.fail(n.Content[i+1], at, "give exactly one of mockResponse, mockError and sequence")
 		}
 		out = append(out, mock)
 	}
 	return out
+}
+
+// outcome reads the mockResponse or mockError of a mapping.
+func (d *decoder) outcome(n *yaml.Node, m map[string]*yaml.Node, at string) Mock {
+	var mock Mock
+	if v := m["mockResponse"]; v != nil {
+		mock.Response = d.json(v, at+".mockResponse")
+	}
+	if v := m["mockError"]; v != nil {
+		mock.Error = d.mockError(v, at+".mockError")
+	}
+	return mock
 }
 
 func (d *decoder) mockError(n *yaml.Node, at string) *MockError {

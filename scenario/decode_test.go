@@ -15,6 +15,8 @@ mocks:
     mockResponse: {status: 200, data: [{order_id: A, description: Lamp}]}
   fetch_status:
     mockError: {code: TIMEOUT, message: slow}
+  retry:
+    sequence: [{mockError: {code: TIMEOUT}}, {mockResponse: ok}]
 turns:
   - message: where are my orders?
     expect:
@@ -36,7 +38,8 @@ turns:
 
 const shippingJSON = `{"name": "shipping", "graph": "shipping.json", "clock": "2026-03-02T09:00:00Z", "identity": "ann",
  "mocks": {"find_orders": {"mockResponse": {"status": 200, "data": [{"order_id": "A", "description": "Lamp"}]}},
-           "fetch_status": {"mockError": {"code": "TIMEOUT", "message": "slow"}}},
+           "fetch_status": {"mockError": {"code": "TIMEOUT", "message": "slow"}},
+           "retry": {"sequence": [{"mockError": {"code": "TIMEOUT"}}, {"mockResponse": "ok"}]}},
  "turns": [
   {"message": "where are my orders?", "expect": {"status": "AWAITING_INPUT", "path": ["start", "find_orders", "ask"],
     "messages": [{"contains": "Lamp", "mood": "helpful"}]}},
@@ -56,7 +59,7 @@ func TestParseYAMLAndJSON(t *testing.T) {
 		if f.Name != "shipping" || f.Graph != "shipping.json" || f.Identity != "ann" || !f.Clock.Equal(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)) {
 			t.Errorf("%s: header %+v", tc.name, f)
 		}
-		if len(f.Mocks) != 2 || string(f.Mocks[0].Response) != `{"data":[{"description":"Lamp","order_id":"A"}],"status":200}` ||
+		if len(f.Mocks) != 3 || len(f.Mocks[2].Sequence) != 2 || f.Mocks[2].Sequence[0].Error.Code != "TIMEOUT" || string(f.Mocks[2].Sequence[1].Response) != `"ok"` || string(f.Mocks[0].Response) != `{"data":[{"description":"Lamp","order_id":"A"}],"status":200}` ||
 			f.Mocks[1].Error == nil || f.Mocks[1].Error.Code != "TIMEOUT" {
 			t.Errorf("%s: mocks %+v", tc.name, f.Mocks)
 		}
@@ -98,7 +101,11 @@ func TestParseErrors(t *testing.T) {
 		{"two matchers", "graph: g.json\nturns:\n  - expect: {messages: [{exact: a, contains: b}]}\n", "turns[0].expect.messages[0]: give one of exact, contains and matches"},
 		{"empty contains", "graph: g.json\nturns:\n  - expect: {messages: [{contains: \"\"}]}\n", "contains: is empty"},
 		{"bad code", "graph: g.json\nmocks: {a: {mockError: {code: SLOW}}}\nturns: [{message: hi}]\n", "f.yaml:2:31: mocks.a.mockError.code: unknown failure code \"SLOW\""},
-		{"both mocks", "graph: g.json\nmocks: {a: {mockResponse: 1, mockError: {code: TIMEOUT}}}\nturns: [{message: hi}]\n", "mocks.a: give exactly one of mockResponse and mockError"},
+		{"both mocks", "graph: g.json\nmocks: {a: {mockResponse: 1, mockError: {code: TIMEOUT}}}\nturns: [{message: hi}]\n", "mocks.a: give exactly one of mockResponse, mockError and sequence"},
+		{"sequence and mock", "graph: g.json\nmocks: {a: {mockResponse: 1, sequence: [{mockResponse: 2}]}}\nturns: [{message: hi}]\n", "mocks.a.sequence: give a sequence or one mockResponse or mockError, not both"},
+		{"empty sequence", "graph: g.json\nmocks: {a: {sequence: []}}\nturns: [{message: hi}]\n", "mocks.a.sequence: want at least one outcome"},
+		{"sequence item", "graph: g.json\nmocks: {a: {sequence: [{}]}}\nturns: [{message: hi}]\n", "mocks.a.sequence[0]: give exactly one of mockResponse and mockError"},
+		{"sequence code", "graph: g.json\nmocks: {a: {sequence: [{mockError: {code: SLOW}}]}}\nturns: [{message: hi}]\n", "mocks.a.sequence[0].mockError.code: unknown failure code"},
 		{"bad clock", "graph: g.json\nclock: tomorrow\nturns: [{message: hi}]\n", "f.yaml:2:8: clock: want an RFC 3339 time"},
 		{"bad advance", "graph: g.json\nturns: [{message: hi, advance: soon}]\n", "turns[0].advance: want a duration"},
 		{"message not text", "graph: g.json\nturns: [{message: [a]}]\n", "turns[0].message: want text, got a list"},

@@ -50,13 +50,17 @@ type File struct {
 	Turns []Turn
 }
 
-// Mock replaces one node's mock: exactly one of Response and Error is set.
+// Mock replaces one node's mock: exactly one of Response, Error and
+// Sequence is set.
 type Mock struct {
 	Node string
 	// Response is the node's mockResponse (JSON).
 	Response json.RawMessage
 	// Error is the node's mockError.
 	Error *MockError
+	// Sequence is one outcome per execution of the node, across the whole
+	// conversation; the last repeats. Each has Response or Error.
+	Sequence []Mock
 }
 
 // MockError is a mocked failure: its class and message.

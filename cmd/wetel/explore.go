@@ -99,7 +99,7 @@ func newExplorer(g *graph.Graph, message, failureResponse string) (*explorer, er
 			x.nodeAlts[n.ID] = alts
 		}
 	}
-	reg, err := outcomeRegistry(node.Default)
+	reg, err := outcomeTypes()
 	if err != nil {
 		return nil, err
 	}

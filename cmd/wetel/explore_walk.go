@@ -21,7 +21,7 @@ func (x *explorer) walk(ctx context.Context, prefix []decision) (*exploredPath, 
 	for _, d := range prefix {
 		table.given[d.key] = d.alt
 	}
-	r := &turn.Runner{Engine: x.eng, Plan: x.plan, FailureResponse: x.failureResponse, Services: node.NewServices(outcomesKey.With(table))}
+	r := &turn.Runner{Engine: x.eng, Plan: x.plan, FailureResponse: x.failureResponse, Services: node.NewServices(outcomesKey.With(outcomeSource(table)))}
 	sess := &turn.Session{Session: store.Session{ID: 1, WorkspaceID: 1, AgentID: 1, Status: store.SessionOpen}}
 	res := r.Send(ctx, sess, x.message)
 	for {
@@ -113,7 +113,18 @@ func (t *outcomeTable) outcome(nodeID string) (*mockOverride, bool) {
 	return a.mock, a.mock != nil
 }
 
-var outcomesKey = node.NewKey[*outcomeTable]("explore.outcomes")
+// outcomeSource says what a mockable node does when it runs: an explored
+// path's outcome, or a scenario's mock sequence. ok false leaves the node
+// to its own mock.
+type outcomeSource interface {
+	outcome(nodeID string) (*mockOverride, bool)
+}
+
+// outcomesKey is the run capability holding the outcome source.
+var outcomesKey = node.NewKey[outcomeSource]("wetel.outcomes")
+
+// outcomeTypes is the default registry with the outcome-taking executors.
+var outcomeTypes = sync.OnceValues(func() (*node.Registry, error) { return outcomeRegistry(node.Default) })
 
 // outcomeRegistry is reg with each mockable type's executor replaced by
 // one that does what the path's outcome table says, or what the node's
@@ -162,7 +173,7 @@ func outcomeBuild(spec *node.Spec) func(node.BuildInput) (node.Executor, error) 
 		}
 		return node.ExecutorFunc(func(ctx context.Context, x *node.Exec) (node.Outcome, error) {
 			m := own
-			if t, ok := outcomesKey.Get(x.Services); ok {
+			if t, ok := outcomesKey.Get(x.Services); ok && t != nil {
 				if o, ok := t.outcome(x.NodeID); ok {
 					m = o
 				}

@@ -44,6 +44,9 @@ type offlineOptions struct {
 	// custom actions or connectors. openOffline owns them either way and
 	// closes them with the offline.
 	services *offlineServices
+	// registry, when set, replaces node.Default (wetel test's mock
+	// sequences run through it).
+	registry *node.Registry
 	// clock, when set, is the time the runs and the store's expiries read
 	// (wetel test's fixed clock); nil is the wall clock.
 	clock clock.Clock
@@ -85,7 +88,11 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc, Clock: o.clock}
+	reg := node.Default
+	if o.registry != nil {
+		reg = o.registry
+	}
+	off.svc = &turn.Service{Store: st, Engine: eng, Registry: reg, Mock: o.mock, Services: svcs.svc, Clock: o.clock}
 	if o.capture {
 		off.capture = newCapture(o.graph, node.Default)
 		off.svc.Observer = off.capture.observe

@@ -111,31 +111,87 @@ func writeJUnit(path string, results []*scenario.Result) error {
 
 // scenarioGraph loads the scenario's graph with its mocks written over the
 // graph's own, refusing one that publishing would refuse.
-func scenarioGraph(f *scenario.File) (*graph.Graph, error) {
+func scenarioGraph(f *scenario.File) (*graph.Graph, sequenceMocks, error) {
 	path := f.Graph
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(f.Path), path)
 	}
 	g, err := loadGraph(path)
 	if err != nil {
-		return nil, fmt.Errorf("graph %s: %w", path, err)
+		return nil, nil, fmt.Errorf("graph %s: %w", path, err)
 	}
 	overrides := make([]mockOverride, 0, len(f.Mocks))
+	seqs := sequenceMocks{}
 	for _, m := range f.Mocks {
-		o := mockOverride{nodeID: m.Node, field: "mockResponse", value: m.Response}
-		if m.Error != nil {
-			b, _ := json.Marshal(m.Error)
-			o.field, o.value = "mockError", b
+		if len(m.Sequence) > 0 {
+			// The node's own mocks go: the engine would answer from them
+			// before the sequence's executor runs.
+			if err := clearMocks(g, m.Node); err != nil {
+				return nil, nil, fmt.Errorf("mocks: %w", err)
+			}
+			for _, one := range m.Sequence {
+				one.Node = m.Node
+				seqs[m.Node] = append(seqs[m.Node], overrideOf(one))
+			}
+			continue
 		}
-		overrides = append(overrides, o)
+		overrides = append(overrides, overrideOf(m))
 	}
 	if err := applyMocks(g, overrides); err != nil {
-		return nil, fmt.Errorf("mocks: %w", err)
+		return nil, nil, fmt.Errorf("mocks: %w", err)
 	}
 	if _, err := engine.Compile(g, node.Default); err != nil {
-		return nil, fmt.Errorf("graph %s with the scenario's mocks: publishing would be refused:\n%w", path, err)
+		return nil, nil, fmt.Errorf("graph %s with the scenario's mocks: publishing would be refused:\n%w", path, err)
 	}
-	return g, nil
+	return g, seqs, nil
+}
+
+func overrideOf(m scenario.Mock) mockOverride {
+	if m.Error != nil {
+		b, _ := json.Marshal(m.Error)
+		return mockOverride{nodeID: m.Node, field: "mockError", value: b}
+	}
+	return mockOverride{nodeID: m.Node, field: "mockResponse", value: m.Response}
+}
+
+// clearMocks removes a node's own mockResponse and mockError.
+func clearMocks(g *graph.Graph, id string) error {
+	n, ok := g.NodeByID(id)
+	if !ok {
+		return fmt.Errorf("mock for node %q: no such node", id)
+	}
+	var cfg map[string]json.RawMessage
+	if err := json.Unmarshal(n.Config, &cfg); err != nil || cfg == nil {
+		return nil
+	}
+	delete(cfg, "mockResponse")
+	delete(cfg, "mockError")
+	b, err := json.Marshal(cfg)
+	n.Config = b
+	return err
+}
+
+// sequenceMocks are a scenario's mock sequences: each node's outcomes in
+// the order its executions take them, the last repeating. One scenario's
+// turns run one after another, but a run's nodes may not, hence the lock.
+type sequenceMocks map[string][]mockOverride
+
+type sequenceSource struct {
+	mu    sync.Mutex
+	seqs  sequenceMocks
+	taken map[string]int
+}
+
+func (s *sequenceSource) outcome(nodeID string) (*mockOverride, bool) {
+	list := s.seqs[nodeID]
+	if len(list) == 0 {
+		return nil, false
+	}
+	s.mu.Lock()
+	i := min(s.taken[nodeID], len(list)-1)
+	s.taken[nodeID]++
+	s.mu.Unlock()
+	return &list[i], true
 }
 
 // scenarioSession is a scenario's conversation on an offline store.
@@ -148,13 +204,20 @@ type scenarioSession struct {
 // scenario's clock and identity, mock mode, and no outbound services, so
 // a node left without a mock fails by name instead of calling out.
 func openScenario(ctx context.Context, f *scenario.File) (scenario.Session, error) {
-	g, err := scenarioGraph(f)
+	g, seqs, err := scenarioGraph(f)
 	if err != nil {
 		return nil, err
 	}
 	c := clock.NewFake(f.Clock)
-	off, err := openOffline(ctx, offlineOptions{graph: g, mock: true, capture: true, clock: c,
-		failureResponse: f.FailureResponse, services: &offlineServices{svc: node.NewServices()}})
+	o := offlineOptions{graph: g, mock: true, capture: true, clock: c,
+		failureResponse: f.FailureResponse, services: &offlineServices{svc: node.NewServices()}}
+	if len(seqs) > 0 {
+		if o.registry, err = outcomeTypes(); err != nil {
+			return nil, err
+		}
+		outcomesKey.Provide(o.services.svc, outcomeSource(&sequenceSource{seqs: seqs, taken: map[string]int{}}))
+	}
+	off, err := openOffline(ctx, o)
 	if err != nil {
 		return nil, err
 	}

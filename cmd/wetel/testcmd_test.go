@@ -65,7 +65,7 @@ func TestScenarioFailureReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `tests="2" failures="1"`) || !strings.Contains(string(b), "<failure message=\"turn 1: status: expected COMPLETED, got AWAITING_INPUT\"") {
+	if !strings.Contains(string(b), `tests="3" failures="1"`) || !strings.Contains(string(b), "<failure message=\"turn 1: status: expected COMPLETED, got AWAITING_INPUT\"") {
 		t.Errorf("JUnit report:\n%s", b)
 	}
 }
