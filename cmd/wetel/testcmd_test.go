@@ -107,3 +107,26 @@ func TestScenarioCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+// The scenario docs/testing.md shows first passes, so the page stays true.
+func TestDocsScenarioPasses(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "```yaml\n")
+	block, _, _ := strings.Cut(after, "```")
+	if !ok || !strings.Contains(block, "graph: ../shipping-await-reply.json\n") {
+		t.Fatalf("docs/testing.md has no scenario on the shipping example first:\n%s", block)
+	}
+	graphPath, _ := filepath.Abs("../../examples/shipping-await-reply.json")
+	block = strings.Replace(block, "../shipping-await-reply.json", graphPath, 1)
+	path := filepath.Join(t.TempDir(), "doc.scenario.yaml")
+	if err := os.WriteFile(path, []byte(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := wetel(t, "test", path); r.code != 0 {
+		t.Fatalf("the docs' scenario fails:\n%s%s", r.stdout, r.stderr)
+	}
+}
