@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 
 	"github.com/wetel/wetel/clock"
@@ -17,12 +18,12 @@ import (
 
 // Exploration (`wetel run --explore`) walks the paths a graph allows by
 // driving the decisions a scenario can script, and nothing else: each
-// mockable node's outcome (its own mock, each value a router reading its
-// output routes on, a failure when it has a failure edge), and each
+// mockable node's outcome (its own mock, each value the graph is seen to
+// branch on for its output, a failure when it has a failure edge), and each
 // question's reply (every option slot, a reply matching none, free text,
 // or no reply at all). Conditions and switches take only the branches
 // those outcomes make reachable, so an edge no explored path takes is
-// reported rather than forced.
+// reported rather than forced (no variable is ever set by hand).
 //
 // Paths run in memory on turn.Runner (one compiled plan; the mockable
 // node types' executors replaced by ones that take the path's outcome), so
@@ -114,8 +115,8 @@ func newExplorer(g *graph.Graph, message, failureResponse string) (*explorer, er
 }
 
 // nodeAlternatives are the outcomes explored for a mockable node: its own
-// mock first, then each route a router reading its output variable has, then
-// a failure when the node has a failure edge and mocks none.
+// mock first, then each value the graph is seen to branch on for its output
+// variable (valuesSeen), then a failure when the node has a failure edge.
 func nodeAlternatives(g *graph.Graph, n graph.Node) []alternative {
 	spec, ok := node.Default.Lookup(n.Type)
 	if !ok || !spec.Mockable {
@@ -147,16 +148,14 @@ func nodeAlternatives(g *graph.Graph, n graph.Node) []alternative {
 		_ = json.Unmarshal(cfg[spec.MockOutput], &outVar)
 	}
 	seen := map[string]bool{own: true}
-	for _, r := range routersReading(g, outVar) {
-		for _, e := range g.Outgoing(r) {
-			if e.Label == "" || seen[e.Label] {
-				continue
-			}
-			seen[e.Label] = true
-			b, _ := json.Marshal(e.Label)
-			o := mockOverride{nodeID: n.ID, field: "mockResponse", value: b}
-			alts = append(alts, alternative{what: fmt.Sprintf("mockResponse %s (router %s's route)", b, r), mock: &o})
+	for _, v := range valuesSeen(g, outVar) {
+		if seen[v.value] {
+			continue
 		}
+		seen[v.value] = true
+		b, _ := json.Marshal(v.value)
+		o := mockOverride{nodeID: n.ID, field: "mockResponse", value: b}
+		alts = append(alts, alternative{what: fmt.Sprintf("mockResponse %s (%s)", b, v.why), mock: &o})
 	}
 	if spec.FailureEdges && hasFailureEdge(g, n.ID) && (hasResponse || !hasError) {
 		o := mockOverride{nodeID: n.ID, field: "mockError", value: json.RawMessage(`{"code":"UPSTREAM_ERROR","message":"explored failure"}`)}
@@ -170,21 +169,70 @@ func nodeAlternatives(g *graph.Graph, n graph.Node) []alternative {
 	return alts
 }
 
-// routersReading lists the routers whose variable is exactly v.
-func routersReading(g *graph.Graph, v string) []string {
+// seenValue is a value of a variable some branching node tests for.
+type seenValue struct{ value, why string }
+
+// literalTest finds `NAME == "text"` and `"text" == NAME` in an expression.
+var literalTest = regexp.MustCompile(`(?:^|[^\w.])([A-Za-z_]\w*)\s*==\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*==\s*([A-Za-z_]\w*)(?:[^\w.]|$)`)
+
+// valuesSeen lists the values of variable v the graph branches on, as far
+// as they can be seen: each edge label of a router whose variable is v,
+// and each string a condition or switch case compares v with.
+func valuesSeen(g *graph.Graph, v string) []seenValue {
 	if v == "" {
 		return nil
 	}
-	var out []string
+	var out []seenValue
 	for _, n := range g.Nodes {
-		if n.Type != "router" {
+		var cfg struct {
+			Variable   string `json:"variable"`
+			Expression string `json:"expression"`
+			Cases      []struct {
+				Label      string `json:"label"`
+				Expression string `json:"expression"`
+			} `json:"cases"`
+		}
+		if json.Unmarshal(n.Config, &cfg) != nil {
 			continue
 		}
-		var cfg struct {
-			Variable string `json:"variable"`
+		switch n.Type {
+		case "router":
+			if cfg.Variable != v {
+				continue
+			}
+			for _, e := range g.Outgoing(n.ID) {
+				if e.Label != "" {
+					out = append(out, seenValue{e.Label, fmt.Sprintf("router %s's route", n.ID)})
+				}
+			}
+		case "condition":
+			for _, lit := range literalsFor(cfg.Expression, v) {
+				out = append(out, seenValue{lit, fmt.Sprintf("condition %s's test", n.ID)})
+			}
+		case "switch":
+			for _, c := range cfg.Cases {
+				for _, lit := range literalsFor(c.Expression, v) {
+					out = append(out, seenValue{lit, fmt.Sprintf("switch %s's case %s", n.ID, c.Label)})
+				}
+			}
 		}
-		if json.Unmarshal(n.Config, &cfg) == nil && cfg.Variable == v {
-			out = append(out, n.ID)
+	}
+	return out
+}
+
+func literalsFor(expr, v string) []string {
+	var out []string
+	for _, m := range literalTest.FindAllStringSubmatch(expr, -1) {
+		name, lit := m[1], m[2]
+		if name == "" {
+			name, lit = m[4], m[3]
+		}
+		if name != v {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(`"`+lit+`"`), &s) == nil {
+			out = append(out, s)
 		}
 	}
 	return out

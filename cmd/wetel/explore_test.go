@@ -150,3 +150,45 @@ func BenchmarkExplore200(b *testing.B) {
 	}
 	b.ReportMetric(float64(paths)/b.Elapsed().Seconds(), "paths/s")
 }
+
+// A switch's cases and a condition's test are seen where they compare the
+// classifier's output with a string: each case is explored; a test that
+// also needs data the mocks do not steer (turnIndex > 5) is reported.
+func TestExploreSwitchCases(t *testing.T) {
+	t.Parallel()
+	r := wetel(t, "run", "testdata/explore/triage-switch.json", "--explore")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"3 distinct path(s)", `classify: mockResponse "refund" (switch route's case refund)`,
+		`classify: mockResponse "cancel" (switch route's case cancel)`, "  e6: urgent → escalate (true)\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, r.stdout)
+		}
+	}
+	for _, e := range []string{"e3:", "e4:", "e5:", "e7:"} {
+		if strings.Contains(r.stdout, "  "+e) {
+			t.Errorf("%s was taken but is reported:\n%s", e, r.stdout)
+		}
+	}
+}
+
+func TestLiteralsFor(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		expr, v string
+		want  string
+	}{
+		{`intent == "refund"`, "intent", "refund"},
+		{`"cancel" == intent && x`, "intent", "cancel"},
+		{`a.intent == "x" || intent2 == "y"`, "intent", ""},
+		{`intent == "say \"hi\""`, "intent", `say "hi"`},
+		{`intent != "no"`, "intent", ""},
+		{`(intent=="a")||(intent == "b")`, "intent", "a,b"},
+	}
+	for _, tc := range cases {
+		if got := strings.Join(literalsFor(tc.expr, tc.v), ","); got != tc.want {
+			t.Errorf("literalsFor(%q) = %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+}

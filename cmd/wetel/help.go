@@ -47,8 +47,8 @@ question asked in one turn is answered by the next; --db keeps the
 conversation between invocations.
 
 With --explore it walks every path the graph allows instead, in mock mode:
-each mockable node's own mock, each value a router reading its output routes
-on, and a failure where it has a failure edge; each question answered with
+each mockable node's own mock, each value a router, condition or switch is
+seen to branch on for its output, and a failure where it has a failure edge; each question answered with
 every option slot, with a reply matching none, and not answered. It prints
 each distinct path with its messages and the edges no path took;
 --emit-scenarios DIR writes scenarios (for wetel test) taking every labelled
