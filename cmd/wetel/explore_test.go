@@ -177,7 +177,7 @@ func TestLiteralsFor(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		expr, v string
-		want  string
+		want    string
 	}{
 		{`intent == "refund"`, "intent", "refund"},
 		{`"cancel" == intent && x`, "intent", "cancel"},
