@@ -2,13 +2,11 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/internal/jsonpos"
-	"github.com/wetel/wetel/vocab"
 )
 
 // maxErrors bounds the problems one file reports.
@@ -276,94 +273,6 @@ func (d *decoder) turn(n *yaml.Node, at string) Turn {
 	return t
 }
 
-func (d *decoder) expect(n *yaml.Node, at string) Expect {
-	var e Expect
-	m := d.fields(n, at, "status", "errorCode", "path", "messages", "vars", "trace", "sessionEnded")
-	if m == nil {
-		return e
-	}
-	if v := m["status"]; v != nil {
-		e.Status = d.str(v, at+".status")
-		if !contains(vocab.RunStatuses, e.Status) {
-			d.fail(v, at+".status", "unknown run status %q; one of %s", e.Status, strings.Join(vocab.RunStatuses, ", "))
-		}
-	}
-	e.ErrorCode = d.str(m["errorCode"], at+".errorCode")
-	if v := m["path"]; v != nil {
-		e.HasPath = true
-		e.Path = d.strings(v, at+".path")
-	}
-	if v := m["messages"]; v != nil {
-		e.HasMessages = true
-		for i, mn := range d.seq(v, at+".messages") {
-			e.Messages = append(e.Messages, d.textMatch(mn, fmt.Sprintf("%s.messages[%d]", at, i)))
-		}
-	}
-	if v := m["vars"]; v != nil {
-		raw := d.json(v, at+".vars")
-		if raw != nil {
-			if err := json.Unmarshal(raw, &e.Vars); err != nil || e.Vars == nil {
-				d.fail(v, at+".vars", "want a mapping of variable name to expected value")
-			}
-		}
-	}
-	for i, tn := range d.seq(m["trace"], at+".trace") {
-		p := fmt.Sprintf("%s.trace[%d]", at, i)
-		tm := d.fields(tn, p, "node", "status", "errorClass")
-		if tm == nil {
-			continue
-		}
-		row := TraceMatch{Node: d.str(tm["node"], p+".node"), Status: d.str(tm["status"], p+".status"), ErrorClass: d.str(tm["errorClass"], p+".errorClass")}
-		if row.Node == "" {
-			d.fail(tn, p+".node", "is required: the id of the node whose row this is")
-		}
-		e.Trace = append(e.Trace, row)
-	}
-	if v := m["sessionEnded"]; v != nil {
-		b := d.boolean(v, at+".sessionEnded")
-		e.SessionEnded = &b
-	}
-	return e
-}
-
-// textMatch reads a message matcher: a plain string is an exact match.
-func (d *decoder) textMatch(n *yaml.Node, at string) TextMatch {
-	n = resolve(n)
-	if n.Kind == yaml.ScalarNode {
-		s := n.Value
-		return TextMatch{Exact: &s}
-	}
-	var tm TextMatch
-	m := d.fields(n, at, "exact", "contains", "matches", "mood")
-	if m == nil {
-		return tm
-	}
-	given := 0
-	if v := m["exact"]; v != nil {
-		s := d.str(v, at+".exact")
-		tm.Exact, given = &s, given+1
-	}
-	if v := m["contains"]; v != nil {
-		tm.Contains, given = d.str(v, at+".contains"), given+1
-		if tm.Contains == "" {
-			d.fail(v, at+".contains", "is empty: it would match any message")
-		}
-	}
-	if v := m["matches"]; v != nil {
-		given++
-		re, err := regexp.Compile(d.str(v, at+".matches"))
-		if err != nil {
-			d.fail(v, at+".matches", "not a regular expression (Go RE2 syntax): %v", err)
-		}
-		tm.Matches = re
-	}
-	tm.Mood = d.str(m["mood"], at+".mood")
-	if given > 1 {
-		d.fail(n, at, "give one of exact, contains and matches")
-	}
-	return tm
-}
-
 func (d *decoder) seq(n *yaml.Node, at string) []*yaml.Node {
 	if n == nil {
 		return nil
@@ -407,134 +316,4 @@ func (d *decoder) boolean(n *yaml.Node, at string) bool {
 		d.fail(n, at, "want true or false")
 	}
 	return b
-}
-
-// json reads any value as JSON: what a mockResponse or an expected
-// variable holds.
-func (d *decoder) json(n *yaml.Node, at string) json.RawMessage {
-	budget := maxValues
-	v, err := toValue(n, 0, &budget)
-	if err != nil {
-		d.fail(n, at, "%v", err)
-		return nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		d.fail(n, at, "not representable as JSON: %v", err)
-		return nil
-	}
-	return b
-}
-
-// toValue converts a YAML value to the JSON data model by hand, so keys
-// are always strings and numbers keep their text.
-// budget counts the values left to read: aliases can make a small file
-// name an exponentially large value.
-func toValue(n *yaml.Node, depth int, budget *int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("nested deeper than %d levels", maxDepth)
-	}
-	if *budget--; *budget < 0 {
-		return nil, fmt.Errorf("more than %d values", maxValues)
-	}
-	n = resolve(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := resolve(n.Content[i])
-			if k.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: a key must be text", k.Line)
-			}
-			if _, dup := m[k.Value]; dup {
-				return nil, fmt.Errorf("line %d: key %q given twice", k.Line, k.Value)
-			}
-			v, err := toValue(n.Content[i+1], depth+1, budget)
-			if err != nil {
-				return nil, err
-			}
-			m[k.Value] = v
-		}
-		return m, nil
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := toValue(c, depth+1, budget)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case yaml.ScalarNode:
-		return scalar(n)
-	}
-	return nil, fmt.Errorf("line %d: not a value", n.Line)
-}
-
-func scalar(n *yaml.Node) (any, error) {
-	switch n.Tag {
-	case "!!null":
-		return nil, nil
-	case "!!bool":
-		return strconv.ParseBool(n.Value)
-	case "!!int", "!!float":
-		var f float64
-		if err := n.Decode(&f); err != nil {
-			return nil, fmt.Errorf("line %d: %q is not a number", n.Line, n.Value)
-		}
-		if f != f || f > 1e308 || f < -1e308 {
-			return nil, fmt.Errorf("line %d: %q is not a finite number", n.Line, n.Value)
-		}
-		return f, nil
-	}
-	return n.Value, nil
-}
-
-// resolve follows an alias to the node it names.
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < maxDepth; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "null"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "nothing"
-}
-
-type byLine struct{ d *decoder }
-
-func (b byLine) Len() int           { return len(b.d.errs) }
-func (b byLine) Less(i, j int) bool { return b.d.at[i] < b.d.at[j] }
-func (b byLine) Swap(i, j int) {
-	b.d.errs[i], b.d.errs[j] = b.d.errs[j], b.d.errs[i]
-	b.d.at[i], b.d.at[j] = b.d.at[j], b.d.at[i]
-}
-
-func join(at, name string) string {
-	if at == "scenario" {
-		return name
-	}
-	return at + "." + name
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
