@@ -53,7 +53,7 @@ func (x *explorer) walk(ctx context.Context, prefix []decision) (*exploredPath, 
 func exploredTurnOf(res turn.Result, p *exploredPath) exploredTurn {
 	t := exploredTurn{message: res.Message}
 	for _, run := range res.Runs {
-		er := exploredRun{id: run.RunID, status: run.Status}
+		er := exploredRun{id: run.RunID, status: run.Status, rows: make([]rowHead, 0, len(run.NodeTrace))}
 		for _, row := range run.NodeTrace {
 			er.rows = append(er.rows, rowHead{NodeID: row.NodeID, Status: row.Status})
 		}

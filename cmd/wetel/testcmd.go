@@ -124,6 +124,9 @@ func scenarioGraph(f *scenario.File) (*graph.Graph, sequenceMocks, error) {
 	seqs := sequenceMocks{}
 	for _, m := range f.Mocks {
 		if len(m.Sequence) > 0 {
+			if err := sequenceAllowed(g, m.Node); err != nil {
+				return nil, nil, fmt.Errorf("mocks: %w", err)
+			}
 			// The node's own mocks go: the engine would answer from them
 			// before the sequence's executor runs.
 			if err := clearMocks(g, m.Node); err != nil {
@@ -152,6 +155,20 @@ func overrideOf(m scenario.Mock) mockOverride {
 		return mockOverride{nodeID: m.Node, field: "mockError", value: b}
 	}
 	return mockOverride{nodeID: m.Node, field: "mockResponse", value: m.Response}
+}
+
+// sequenceAllowed refuses a sequence on a node that cannot be mocked, as
+// the publish checks refuse a mockResponse there.
+func sequenceAllowed(g *graph.Graph, id string) error {
+	n, ok := g.NodeByID(id)
+	if !ok {
+		return fmt.Errorf("mock for node %q: no such node", id)
+	}
+	if spec, ok := node.Default.Lookup(n.Type); !ok || !spec.Mockable {
+		names := node.JoinNames(node.Default.Names(func(s *node.Spec) bool { return s.Mockable }))
+		return fmt.Errorf("mock sequence for node %q: a %s node cannot be mocked; only %s nodes can", id, n.Type, names)
+	}
+	return nil
 }
 
 // clearMocks removes a node's own mockResponse and mockError.

@@ -88,11 +88,16 @@ func TestScenarioCommandErrors(t *testing.T) {
 	if err := os.WriteFile(decide, []byte("graph: "+decideGraph+"\nturns: [{decision: {approve: true}}]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	seqOnResponse := filepath.Join(dir, "seq.scenario.yaml")
+	if err := os.WriteFile(seqOnResponse, []byte("graph: "+decideGraph+"\nmocks: {respond_general: {sequence: [{mockResponse: 1}]}}\nturns: [{message: hi}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
 		want string
 	}{
+		{[]string{"test", seqOnResponse}, 1, `mock sequence for node "respond_general": a response node cannot be mocked; only`},
 		{[]string{"test"}, 2, "usage: wetel test PATH..."},
 		{[]string{"test", filepath.Join(dir, "none")}, 2, "no such file"},
 		{[]string{"test", t.TempDir()}, 2, "no scenario files"},
