@@ -54,6 +54,9 @@ func TestExploreRouterAndBound(t *testing.T) {
 	if r := wetel(t, "run", shipping, "--explore", "--db", filepath.Join(t.TempDir(), "x.db")); r.code != 2 {
 		t.Errorf("--explore with --db: exit %d", r.code)
 	}
+	if r := wetel(t, "run", shipping, "--emit-scenarios", t.TempDir()); r.code != 2 || !strings.Contains(r.stderr, "add --explore") {
+		t.Errorf("--emit-scenarios without --explore: exit %d: %s", r.code, r.stderr)
+	}
 }
 
 // --emit-scenarios writes scenarios that pass under wetel test and that

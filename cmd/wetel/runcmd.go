@@ -122,6 +122,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wetel run: %s: publishing would be refused:\n%v\n", pos[0], err)
 		return 1
 	}
+	if !*explore && *emitDir != "" {
+		fmt.Fprintln(stderr, "wetel run: --emit-scenarios writes what --explore finds: add --explore")
+		return 2
+	}
 	if *explore {
 		if *dbPath != "" || *maxPaths < 1 {
 			fmt.Fprintln(stderr, "wetel run: --explore runs each path on a throwaway store (no --db), and --max-paths must be at least 1")
