@@ -25,8 +25,9 @@ type Session struct {
 }
 
 // Runner runs turns of one workflow in memory, with no store: for
-// benchmarks and embedding. It does not pause; a question ends the run
-// AWAITING_INPUT and the next message starts afresh.
+// benchmarks, embedding and exploring a graph's paths. Send always starts
+// a fresh run; a question ends its run AWAITING_INPUT, and Resume answers
+// it with the next message.
 type Runner struct {
 	Engine          *engine.Engine
 	Plan            *engine.Plan

@@ -35,7 +35,9 @@ Exit codes: 0 publishable, 1 publishing would be refused, 2 usage error.`,
 		name: "run",
 		synopsis: []string{"FILE [--message TEXT]... [--identity ID] [--db PATH [--session N]]\n" +
 			"[--workspace FILE] [--mock] [--mock-response NODE=JSON]...\n" +
-			"[--mock-error NODE=CODE[:message]]... [--allow-host HOST]..."},
+			"[--mock-error NODE=CODE[:message]]... [--allow-host HOST]...",
+			"FILE --explore [--message TEXT] [--max-paths N] [--emit-scenarios DIR]\n" +
+				"[--mock-response NODE=JSON]... [--mock-error NODE=CODE[:message]]..."},
 		summary: "Run a graph offline, one turn per --message, and print what happened as JSON.",
 		about: `Sends each --message as one turn of one conversation and prints the runs,
 their node traces and the messages as JSON. Each run shows its variables when
@@ -44,11 +46,36 @@ its output variable ("output"): offline you own everything the run holds. A
 question asked in one turn is answered by the next; --db keeps the
 conversation between invocations.
 
+With --explore it walks every path the graph allows instead, in mock mode:
+each mockable node's own mock, each value a router, condition or switch is
+seen to branch on for its output, and a failure where it has a failure edge; each question answered with
+every option slot, with a reply matching none, and not answered. It prints
+each distinct path with its messages and the edges no path took;
+--emit-scenarios DIR writes scenarios (for wetel test) taking every labelled
+edge some path took.
+
 Exit codes: 0 every run completed or is awaiting input, 1 the graph or the
 store could not be used (nothing ran), 2 usage error, 3 a run FAILED (the
 output is printed in full).`,
 		examples: []string{`wetel run examples/order-status.json --mock --message "where is my order?"`,
-			`wetel run examples/shipping-await-reply.json --mock --message "where are my orders?" --message "2"`},
+			`wetel run examples/shipping-await-reply.json --mock --message "where are my orders?" --message "2"`,
+			`wetel run examples/shipping-await-reply.json --explore --emit-scenarios scenarios/`},
+	},
+	{
+		name:     "test",
+		synopsis: []string{"PATH... [--junit FILE] [--parallel N]"},
+		summary:  "Run scenario files offline and report each expectation a turn did not meet.",
+		about: `Runs each scenario (PATH is a file, or a directory whose *.scenario.yaml,
+*.scenario.yml and *.scenario.json files are taken at any depth): a fresh
+conversation on the scenario's graph in mock mode, with its mocks, fixed clock
+and identity, one turn per entry; a turn answers the previous turn's question
+by being the next message. Nothing leaves the process: a node without a mock
+fails. Each failing turn prints what differed, with the node where the
+expected and actual paths part. See docs/testing.md for the file format.
+
+Exit codes: 0 every scenario passed, 1 a scenario failed or could not be run,
+2 usage error.`,
+		examples: []string{"wetel test examples/scenarios", "wetel test examples/scenarios/shipping.scenario.yaml --junit report.xml"},
 	},
 	{
 		name:     "chat",

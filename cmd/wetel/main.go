@@ -5,6 +5,7 @@
 //	wetel run FILE [--message TEXT]... [--identity ID] [--db PATH] [--mock] ...
 //	wetel chat --graph FILE [--mock] [--db PATH] | --server URL --key KEY
 //	wetel apply FILE --server URL --key KEY
+//	wetel test PATH... [--junit FILE]
 //	wetel version
 //	wetel help [COMMAND]
 //
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdout, stderr)
 	case "chat":
 		return cmdChat(ctx, args[1:], stdin, stdout, stderr)
+	case "test":
+		return cmdTest(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help":

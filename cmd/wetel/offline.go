@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
@@ -43,6 +44,12 @@ type offlineOptions struct {
 	// custom actions or connectors. openOffline owns them either way and
 	// closes them with the offline.
 	services *offlineServices
+	// registry, when set, replaces node.Default (wetel test's mock
+	// sequences run through it).
+	registry *node.Registry
+	// clock, when set, is the time the runs and the store's expiries read
+	// (wetel test's fixed clock); nil is the wall clock.
+	clock clock.Clock
 }
 
 func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
@@ -76,12 +83,16 @@ func openOffline(ctx context.Context, o offlineOptions) (*offline, error) {
 		off.Close()
 		return nil, err
 	}
-	eng, err := engine.New(engine.Options{Place: node.Offline, Logger: svcs.log})
+	eng, err := engine.New(engine.Options{Place: node.Offline, Logger: svcs.log, Clock: o.clock})
 	if err != nil {
 		off.Close()
 		return nil, err
 	}
-	off.svc = &turn.Service{Store: st, Engine: eng, Registry: node.Default, Mock: o.mock, Services: svcs.svc}
+	reg := node.Default
+	if o.registry != nil {
+		reg = o.registry
+	}
+	off.svc = &turn.Service{Store: st, Engine: eng, Registry: reg, Mock: o.mock, Services: svcs.svc, Clock: o.clock}
 	if o.capture {
 		off.capture = newCapture(o.graph, node.Default)
 		off.svc.Observer = off.capture.observe

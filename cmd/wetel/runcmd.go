@@ -82,6 +82,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(mockFlag{&mocks, parseMockResponse}, "mock-response", "NODE=JSON: the node's mockResponse for this run; repeatable")
 	fs.Var(mockFlag{&mocks, parseMockError}, "mock-error", "NODE=CODE[:message]: the node's mockError for this run; repeatable")
 	failureResponse := fs.String("failure-response", "", "what the user is told when a run fails (default \""+turn.DefaultFailureResponse+"\")")
+	explore := fs.Bool("explore", false, "instead of running once, walk every path the mocks and replies can steer, in mock mode, and report the edges none took")
+	maxPaths := fs.Int("max-paths", defaultMaxPaths, "with --explore: stop after this many paths")
+	emitDir := fs.String("emit-scenarios", "", "with --explore: write scenarios taking every labelled edge some path took to this directory")
 	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
@@ -118,6 +121,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, err := engine.Compile(g, node.Default); err != nil {
 		fmt.Fprintf(stderr, "wetel run: %s: publishing would be refused:\n%v\n", pos[0], err)
 		return 1
+	}
+	if !*explore && *emitDir != "" {
+		fmt.Fprintln(stderr, "wetel run: --emit-scenarios writes what --explore finds: add --explore")
+		return 2
+	}
+	if *explore {
+		if *dbPath != "" || *maxPaths < 1 {
+			fmt.Fprintln(stderr, "wetel run: --explore runs each path on a throwaway store (no --db), and --max-paths must be at least 1")
+			return 2
+		}
+		o := exploreOptions{file: pos[0], message: "hello", emitDir: *emitDir, failureResponse: *failureResponse, maxPaths: *maxPaths}
+		if first := firstMessage(steps); first != nil {
+			o.message = *first
+		}
+		return cmdExplore(ctx, g, o, stdout, stderr)
 	}
 	// The custom actions and connectors are registered once the graph is
 	// known to compile, so a bad graph starts no MCP server.
@@ -170,6 +188,15 @@ func failedRuns(out runOutput) int {
 		}
 	}
 	return n
+}
+
+func firstMessage(steps []step) *string {
+	for _, s := range steps {
+		if s.message != nil {
+			return s.message
+		}
+	}
+	return nil
 }
 
 func hasMessage(steps []step) bool {
