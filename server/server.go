@@ -194,10 +194,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	dctx, stopDelivery := context.WithCancel(context.Background())
 	delivered := make(chan struct{})
 	go func() {
-		pruned := make(chan struct{})
+		pruned, listened := make(chan struct{}), make(chan struct{})
 		go func() { s.pruneEvents(dctx); close(pruned) }()
+		// Interrupts other replicas ask for (a store shared by a cluster).
+		go func() { _ = s.turns.ListenInterrupts(dctx); close(listened) }()
 		s.deliver(dctx)
 		<-pruned
+		<-listened
 		close(delivered)
 	}()
 	defer func() { stopDelivery(); <-delivered }()
@@ -216,6 +219,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
+	// The background work ends before the store closes: the interrupt
+	// listener holds one of the store's connections until it stops.
+	stopDelivery()
+	<-delivered
 	return errors.Join(serveErr, shutErr, s.Close(sctx))
 }
 

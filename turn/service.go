@@ -63,10 +63,13 @@ type planKey struct {
 // arrived: each takes a ticket and runs when its number is served. interrupt
 // belongs to the turn now running; a newer message closes it on arrival.
 type sessionTurns struct {
-	mu        sync.Mutex
-	served    *sync.Cond
-	next      uint64 // the ticket the next arrival takes
-	serving   uint64 // the ticket whose turn may run
+	mu      sync.Mutex
+	served  *sync.Cond
+	next    uint64 // the ticket the next arrival takes
+	serving uint64 // the ticket whose turn may run
+	// newest is the ticket of the newest user message, plus one (0 for
+	// none): only a message interrupts, never a task or a decision.
+	newest    uint64
 	interrupt chan struct{}
 	users     int
 }
@@ -110,26 +113,21 @@ func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text stri
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
 	st.mu.Lock()
-	// PLATFORM §3: the running turn stops before its next dispatch.
-	if st.interrupt != nil {
-		close(st.interrupt)
-		st.interrupt = nil
-	}
 	ticket := st.next
 	st.next++
+	if !kind.task {
+		// PLATFORM §3: the running turn stops before its next dispatch.
+		if st.interrupt != nil {
+			close(st.interrupt)
+			st.interrupt = nil
+		}
+		st.newest = ticket + 1
+	}
 	for st.serving != ticket {
 		st.served.Wait()
 	}
-	stop := make(chan struct{})
-	if st.next > ticket+1 {
-		// A newer message is already waiting behind this one: this turn is
-		// interrupted before its first dispatch, so the newest message is
-		// answered promptly. Its message is still stored.
-		close(stop)
-	} else {
-		st.interrupt = stop
-	}
 	st.mu.Unlock()
+	var stop chan struct{}
 	defer func() {
 		st.mu.Lock()
 		if st.interrupt == stop {
@@ -139,6 +137,27 @@ func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text stri
 		st.served.Broadcast()
 		st.mu.Unlock()
 	}()
+	if cl, ok := s.Store.(store.Cluster); ok {
+		// Across replicas, the session's turn lock; a turn another replica
+		// runs is asked to stop before its next dispatch. Freed before the
+		// next turn of this process is let go.
+		release, err := cl.LockSession(ctx, sessionID, func() { _ = cl.Interrupt(ctx, sessionID) })
+		if err != nil {
+			return TurnResult{}, fmt.Errorf("session %d: %w", sessionID, err)
+		}
+		defer release()
+	}
+	stop = make(chan struct{})
+	st.mu.Lock()
+	if st.newest > ticket+1 {
+		// A newer message is already waiting behind this one: this turn is
+		// interrupted before its first dispatch, so the newest message is
+		// answered promptly. Its message is still stored.
+		close(stop)
+	} else {
+		st.interrupt = stop
+	}
+	st.mu.Unlock()
 	if kind.halt != nil {
 		ended := make(chan struct{})
 		defer close(ended)
@@ -151,6 +170,18 @@ func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text stri
 		}()
 	}
 	return s.turn(ctx, ws, sessionID, text, stop, kind)
+}
+
+// ListenInterrupts stops this process's turns that another replica asks
+// to interrupt (a newer message arrived there), until ctx ends. It does
+// nothing for a store that no other process shares.
+func (s *Service) ListenInterrupts(ctx context.Context) error {
+	cl, ok := s.Store.(store.Cluster)
+	if !ok {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return cl.Interrupts(ctx, s.interrupt)
 }
 
 // Queued counts the turns of a session running or waiting for their turn in

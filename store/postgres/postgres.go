@@ -9,8 +9,11 @@ package postgres
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -27,6 +30,11 @@ const defaultMaxConns = 8
 // concurrent use.
 type Store struct {
 	p *pgxpool.Pool
+
+	lockMu sync.Mutex
+	locks  *pgxpool.Pool // turn locks (cluster.go), made on first use
+	// token tells this store's interrupt notices from other replicas'.
+	token string
 }
 
 // Open connects to the database at url and migrates its schema to the
@@ -60,7 +68,9 @@ func open(ctx context.Context, rawURL string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{p: p}
+	var t [8]byte
+	_, _ = rand.Read(t[:])
+	s := &Store{p: p, token: hex.EncodeToString(t[:])}
 	if err := s.with(ctx, applyMigrations); err != nil {
 		p.Close()
 		return nil, err
@@ -71,6 +81,11 @@ func open(ctx context.Context, rawURL string) (*Store, error) {
 // Close waits for calls in progress and closes every connection. Closing
 // twice is harmless.
 func (s *Store) Close() error {
+	s.lockMu.Lock()
+	if s.locks != nil {
+		s.locks.Close()
+	}
+	s.lockMu.Unlock()
 	s.p.Close()
 	return nil
 }
