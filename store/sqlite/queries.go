@@ -101,6 +101,10 @@ const (
 	qLastEventSeq
 	qCountOpenWaits
 
+	// Artifacts (artifacts.go).
+	qInsArtifact
+	qArtifact
+
 	numQueries
 )
 
@@ -282,4 +286,7 @@ var queries = [numQueries]string{
 	// Only the open waits are in waits_open_kind.
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
+
+	qInsArtifact: insArtifactSQL,
+	qArtifact:    `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 }
