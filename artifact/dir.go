@@ -20,7 +20,7 @@ type Dir struct {
 	// the system's temporary folder (left in place: the files are the
 	// point).
 	Path string
-	// Wrote, when set, is told of each file written.
+	// Wrote, when set, is told of each artifact written and its path.
 	Wrote func(a Artifact, path string)
 
 	mu    sync.Mutex
@@ -64,7 +64,7 @@ func (d *Dir) Put(_ context.Context, a Artifact) (Artifact, error) {
 	meta.Data = nil
 	d.items[a.ID] = dirItem{meta: meta, path: path}
 	if d.Wrote != nil {
-		d.Wrote(meta, path)
+		d.Wrote(a, path)
 	}
 	return a, nil
 }

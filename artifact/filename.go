@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -10,39 +9,43 @@ import (
 const maxFilename = 120
 
 // SafeFilename is name made safe to write as a file and to put in a
-// Content-Disposition header: ASCII letters, digits, '.', '-' and '_'
-// only (anything else becomes '-', runs of it one), no leading dot, at
-// most 120 bytes with the extension kept. A name with nothing left is
-// "artifact".
+// Content-Disposition header: ASCII letters, digits, '-' and '_' only in
+// the stem (anything else becomes '-', a run of it one), the extension
+// (up to 10 such characters after the last dot) kept, at most 120 bytes.
+// A stem with nothing left is "artifact".
 func SafeFilename(name string) string {
+	stem, ext := name, ""
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		if e := clean(name[i+1:]); e != "" && len(e) <= 10 && !strings.Contains(e, "-") {
+			stem, ext = name[:i], "."+e
+		}
+	}
+	stem = clean(stem)
+	if len(stem) > maxFilename-len(ext) {
+		stem = strings.TrimRight(stem[:maxFilename-len(ext)], "-")
+	}
+	if stem == "" {
+		stem = "artifact"
+	}
+	return stem + ext
+}
+
+// clean keeps ASCII letters, digits, '-' and '_', turning each run of
+// anything else into one '-', trimmed at both ends.
+func clean(s string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range name {
-		ok := r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
+	for _, r := range s {
+		ok := r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-')
 		if !ok {
-			if !dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
 			dash = true
 			continue
 		}
-		if r == '.' && b.Len() == 0 {
-			continue
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
 		}
-		b.WriteRune(r)
 		dash = false
+		b.WriteRune(r)
 	}
-	s := strings.Trim(b.String(), "-.")
-	s = strings.ReplaceAll(s, "-.", ".")
-	if len(s) > maxFilename {
-		ext := ""
-		if i := strings.LastIndexByte(s, '.'); i > 0 && len(s)-i <= 10 {
-			ext = s[i:]
-		}
-		s = strings.TrimRight(s[:maxFilename-len(ext)], "-.") + ext
-	}
-	if s == "" || strings.HasPrefix(s, ".") {
-		return "artifact" + s
-	}
-	return s
+	return strings.Trim(b.String(), "-")
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wetel/wetel/artifact"
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/pdfexport"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/server/gql"
@@ -29,6 +31,8 @@ type callouts struct {
 	clock clock.Clock // stamps queued async webhooks
 	// queued wakes a delivery pass in progress when a request is queued.
 	queued chan struct{}
+	// pdf renders pdf_export's documents, one at a time for the server.
+	pdf *pdfexport.Renderer
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -43,7 +47,7 @@ type wsPool struct {
 }
 
 func newCallouts(st store.Store, box *secrets.Box, hc *outbound.Client) *callouts {
-	return &callouts{store: st, box: box, http: hc, queued: make(chan struct{}, 1), pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
+	return &callouts{store: st, box: box, http: hc, queued: make(chan struct{}, 1), pdf: pdfexport.NewRenderer(), pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
 }
 
 // services returns the workspace's Services, built once.
@@ -58,6 +62,8 @@ func (c *callouts) services(ws int64) *node.Services {
 		callout.ActionsKey.With(wsActions{c, ws}),
 		callout.ToolsKey.With(wsTools{c, ws}),
 		callout.OutboxKey.With(wsOutbox{c, ws}),
+		artifact.StoreKey.With(artifact.ForWorkspace(c.store, ws)),
+		pdfexport.RendererKey.With(c.pdf),
 	)
 	c.svcs[ws] = s
 	return s
