@@ -348,16 +348,34 @@ func slides(d doc, p page) {
 			textW = pw*0.55 - margin
 		}
 		top, bottom := bandH+10, ph-14
+		// The heading's size: the largest at which it takes one line of
+		// the band, down to 14 pt for two. What a longer heading has
+		// beyond two lines opens the text, on its first slide only.
+		hs := 22.0
+		d.SetFont(true, hs)
+		hl := d.Lines(s.heading, pw-2*margin)
+		for len(hl) > 1 && hs > 14 {
+			hs -= 2
+			d.SetFont(true, hs)
+			hl = d.Lines(s.heading, pw-2*margin)
+		}
+		var rest []slideLine
+		if len(hl) > 2 {
+			for _, ln := range hl[2:] {
+				rest = append(rest, slideLine{text: ln, size: hs, bold: true, h: lineH(hs)})
+			}
+			hl = hl[:2]
+		}
 		// The largest size at which the text fits on one slide, else the
 		// smallest, continued.
 		var body []slideLine
 		for _, sz := range []float64{18, 16, 14, 12, 11} {
 			body = slideText(d, s, textW, sz)
-			if sz == 11 || heightOf(body) <= bottom-top {
+			if sz == 11 || heightOf(rest)+heightOf(body) <= bottom-top {
 				break
 			}
 		}
-		heading := s.heading
+		body = append(rest, body...)
 		first := true
 		for first || len(body) > 0 {
 			d.AddPage()
@@ -365,24 +383,6 @@ func slides(d doc, p page) {
 			d.Rect(0, 0, pw, bandH, true)
 			d.SetFillColor(amber)
 			d.Rect(0, bandH, pw, 1.4, true)
-			hs := 22.0
-			d.SetFont(true, hs)
-			hl := d.Lines(heading, pw-2*margin)
-			for len(hl) > 1 && hs > 14 {
-				hs -= 2
-				d.SetFont(true, hs)
-				hl = d.Lines(heading, pw-2*margin)
-			}
-			if len(hl) > 2 {
-				// The band holds two lines; the rest of a long heading
-				// opens the text.
-				var rest []slideLine
-				for _, ln := range hl[2:] {
-					rest = append(rest, slideLine{text: ln, size: hs, bold: true, h: lineH(hs)})
-				}
-				body = append(rest, body...)
-				hl = hl[:2]
-			}
 			d.SetTextColor(white)
 			hy := (bandH-float64(len(hl))*lineH(hs))/2 + hs*ptMM*1.05
 			for _, ln := range hl {
@@ -390,7 +390,6 @@ func slides(d doc, p page) {
 				d.Text(margin, hy, ln)
 				hy += lineH(hs)
 			}
-			heading = strings.Join(hl, " ")
 			if first && hasImage {
 				w, h := fit(im, pw*0.45-margin-6, bottom-top)
 				d.Image(im.name, pw-margin-w, top+(bottom-top-h)/2, w, h)

@@ -41,7 +41,8 @@ func init() {
 			"per server: a render that finds another in progress fails at once with RATE_LIMITED (busy), so give it " +
 			"a failure edge to retry or apologise. Text is set in DejaVu Sans, embedded: Latin, Greek, Cyrillic, " +
 			"Armenian and Georgian are drawn; characters it lacks (Chinese, Japanese, Korean, Indic and Thai scripts, " +
-			"emoji) are drawn as U+FFFD, and Hebrew and Arabic are drawn left to right, unshaped.",
+			"emoji) are drawn as U+FFFD; Hebrew and Arabic have glyphs but no real support (mixed-direction text is not " +
+			"reordered, Arabic letters are not joined).",
 		Routing:      node.RouteAll,
 		Mockable:     true,
 		MockOutput:   "outputVar",
