@@ -36,16 +36,15 @@ type imageRef struct {
 const ptMM = 25.4 / 72
 
 var (
-	white    = rgb{255, 255, 255}
-	ink      = rgb{33, 37, 41}
-	muted    = rgb{110, 117, 125}
-	navy     = rgb{28, 53, 87}
-	teal     = rgb{0, 128, 128}
-	forest   = rgb{27, 94, 74}
-	mint     = rgb{214, 236, 226}
-	slate    = rgb{38, 44, 56}
-	amber    = rgb{232, 130, 30}
-	paleGrey = rgb{242, 243, 245}
+	white  = rgb{255, 255, 255}
+	ink    = rgb{33, 37, 41}
+	muted  = rgb{110, 117, 125}
+	navy   = rgb{28, 53, 87}
+	teal   = rgb{0, 128, 128}
+	forest = rgb{27, 94, 74}
+	mint   = rgb{214, 236, 226}
+	slate  = rgb{38, 44, 56}
+	amber  = rgb{232, 130, 30}
 )
 
 // draw lays p out in layout on d.
