@@ -45,7 +45,7 @@ func TestDir(t *testing.T) {
 		t.Errorf("file holds %q, %v", b, err)
 	}
 	got, err := d.Get(ctx, 1)
-	if err != nil || string(got.Data) != "%PDF-1.4" || got.ContentType != "application/pdf" || got.Kind != artifact.PDF {
+	if err != nil || string(got.Data) != "%PDF-1.4" || got.ContentType != "application/pdf" || got.Kind != artifact.PDF || got.Size != 8 {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
 	if _, err := d.Get(ctx, 2); !errors.Is(err, artifact.ErrNotFound) {

@@ -48,7 +48,7 @@ func (d *Dir) Put(_ context.Context, a Artifact) (Artifact, error) {
 		d.Path = p
 	}
 	d.next++
-	a.ID, a.WorkspaceID = d.next, 0
+	a.ID, a.WorkspaceID, a.Size = d.next, 0, int64(len(a.Data))
 	if a.CreatedAt.IsZero() {
 		a.CreatedAt = time.Now().UTC()
 	}

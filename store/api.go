@@ -262,18 +262,23 @@ type Artifact struct {
 	Kind        string // ArtifactMarkdown, ArtifactHTML, ArtifactImage or ArtifactPDF
 	Name        string // a file name to offer, such as "trip.pdf"
 	ContentType string // the media type served, such as "application/pdf"
-	Data        []byte
-	CreatedAt   time.Time
+	// Size is len(Data), set by the store (ArtifactInfo reads it without
+	// the content).
+	Size      int64
+	Data      []byte
+	CreatedAt time.Time
 }
 
 // ArtifactStore holds artifacts.
 type ArtifactStore interface {
 	// PutArtifact stores a as a new artifact of a.WorkspaceID and returns
-	// it with ID and, when zero, CreatedAt set. ErrInvalid for an unknown
+	// it with ID, Size and, when zero, CreatedAt set. ErrInvalid for an unknown
 	// kind, an empty or overlong name or content type, or content over
 	// MaxArtifactBytes; ErrNotFound when the workspace does not exist.
 	PutArtifact(ctx context.Context, a Artifact) (Artifact, error)
 	// Artifact reads an artifact of ws with its content; ErrNotFound when
 	// there is none, or it is another workspace's.
 	Artifact(ctx context.Context, ws, id int64) (Artifact, error)
+	// ArtifactInfo is Artifact without the content (Data nil, Size set).
+	ArtifactInfo(ctx context.Context, ws, id int64) (Artifact, error)
 }

@@ -634,7 +634,7 @@ func (r *queryResolver) Artifact(ctx context.Context, id int) (*Artifact, error)
 	if err != nil {
 		return nil, err
 	}
-	a, err := r.Store.Artifact(ctx, c.WorkspaceID, int64(id))
+	a, err := r.Store.ArtifactInfo(ctx, c.WorkspaceID, int64(id))
 	if err != nil {
 		return nil, storeErr(err, "artifact", id)
 	}

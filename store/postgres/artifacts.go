@@ -11,11 +11,15 @@ import (
 )
 
 // artifactCols is what scanArtifact reads.
-const artifactCols = `id, workspace_id, kind, name, content_type, created_at, data`
+// artifactInfo reads NULL in place of the content.
+const (
+	artifactCols = `id, workspace_id, kind, name, content_type, created_at, size, data`
+	artifactInfo = `id, workspace_id, kind, name, content_type, created_at, size, NULL::bytea`
+)
 
 func scanArtifact(r scanner) (store.Artifact, error) {
 	var a store.Artifact
-	err := r.Scan(&a.ID, &a.WorkspaceID, &a.Kind, &a.Name, &a.ContentType, &a.CreatedAt, &a.Data)
+	err := r.Scan(&a.ID, &a.WorkspaceID, &a.Kind, &a.Name, &a.ContentType, &a.CreatedAt, &a.Size, &a.Data)
 	a.CreatedAt = a.CreatedAt.UTC()
 	return a, err
 }
@@ -26,7 +30,7 @@ func (s *Store) PutArtifact(ctx context.Context, a store.Artifact) (store.Artifa
 	if err := check.Artifact(&a); err != nil {
 		return store.Artifact{}, fmt.Errorf("storing an artifact: %w", err)
 	}
-	a.CreatedAt = orNow(a.CreatedAt)
+	a.CreatedAt, a.Size = orNow(a.CreatedAt), int64(len(a.Data))
 	data := a.Data
 	if data == nil {
 		data = []byte{} // NOT NULL: an empty document is an empty bytea
@@ -45,6 +49,16 @@ func (s *Store) PutArtifact(ctx context.Context, a store.Artifact) (store.Artifa
 // Artifact reads an artifact of ws.
 func (s *Store) Artifact(ctx context.Context, ws, id int64) (store.Artifact, error) {
 	a, err := readOne(ctx, s, scanArtifact, `SELECT `+artifactCols+` FROM artifacts
+		WHERE id = $1 AND workspace_id = $2`, id, ws)
+	if err != nil {
+		return store.Artifact{}, fmt.Errorf("artifact %d: %w", id, err)
+	}
+	return a, nil
+}
+
+// ArtifactInfo reads an artifact of ws without its content.
+func (s *Store) ArtifactInfo(ctx context.Context, ws, id int64) (store.Artifact, error) {
+	a, err := readOne(ctx, s, scanArtifact, `SELECT `+artifactInfo+` FROM artifacts
 		WHERE id = $1 AND workspace_id = $2`, id, ws)
 	if err != nil {
 		return store.Artifact{}, fmt.Errorf("artifact %d: %w", id, err)

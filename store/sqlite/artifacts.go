@@ -10,7 +10,11 @@ import (
 )
 
 // artifactCols is what scanArtifact reads.
-const artifactCols = `id, workspace_id, kind, name, content_type, created_at, data`
+// artifactInfo reads an empty BLOB in place of the content.
+const (
+	artifactCols = `id, workspace_id, kind, name, content_type, created_at, size, data`
+	artifactInfo = `id, workspace_id, kind, name, content_type, created_at, size, NULL`
+)
 
 // The workspace must exist (its foreign key), which is ErrNotFound.
 const insArtifactSQL = `INSERT INTO artifacts (workspace_id, kind, name, content_type, size, data, created_at)
@@ -18,7 +22,7 @@ const insArtifactSQL = `INSERT INTO artifacts (workspace_id, kind, name, content
 
 func scanArtifact(v []driver.Value) (store.Artifact, error) {
 	return store.Artifact{ID: i64(v[0]), WorkspaceID: i64(v[1]), Kind: text(v[2]), Name: text(v[3]),
-		ContentType: text(v[4]), CreatedAt: msTime(v[5]), Data: blob(v[6])}, nil
+		ContentType: text(v[4]), CreatedAt: msTime(v[5]), Size: i64(v[6]), Data: blob(v[7])}, nil
 }
 
 // PutArtifact stores a as a new artifact; a zero CreatedAt is now.
@@ -26,7 +30,7 @@ func (s *Store) PutArtifact(ctx context.Context, a store.Artifact) (store.Artifa
 	if err := check.Artifact(&a); err != nil {
 		return store.Artifact{}, fmt.Errorf("storing an artifact: %w", err)
 	}
-	a.CreatedAt = fromMs(msOrNow(a.CreatedAt))
+	a.CreatedAt, a.Size = fromMs(msOrNow(a.CreatedAt)), int64(len(a.Data))
 	data := a.Data
 	if data == nil {
 		data = []byte{} // NOT NULL: an empty document is an empty BLOB
@@ -45,6 +49,15 @@ func (s *Store) PutArtifact(ctx context.Context, a store.Artifact) (store.Artifa
 // Artifact reads an artifact of ws.
 func (s *Store) Artifact(ctx context.Context, ws, id int64) (store.Artifact, error) {
 	a, err := readOne(ctx, s, scanArtifact, qArtifact, id, ws)
+	if err != nil {
+		return store.Artifact{}, fmt.Errorf("artifact %d: %w", id, err)
+	}
+	return a, nil
+}
+
+// ArtifactInfo reads an artifact of ws without its content.
+func (s *Store) ArtifactInfo(ctx context.Context, ws, id int64) (store.Artifact, error) {
+	a, err := readOne(ctx, s, scanArtifact, qArtifactInfo, id, ws)
 	if err != nil {
 		return store.Artifact{}, fmt.Errorf("artifact %d: %w", id, err)
 	}

@@ -104,6 +104,7 @@ const (
 	// Artifacts (artifacts.go).
 	qInsArtifact
 	qArtifact
+	qArtifactInfo
 
 	numQueries
 )
@@ -287,6 +288,7 @@ var queries = [numQueries]string{
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 
-	qInsArtifact: insArtifactSQL,
-	qArtifact:    `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qInsArtifact:  insArtifactSQL,
+	qArtifact:     `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qArtifactInfo: `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 }

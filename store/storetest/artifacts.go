@@ -26,14 +26,20 @@ func testArtifacts(t *testing.T, e *env) {
 		ContentType: "application/pdf", Data: data, CreatedAt: at}
 	put, err := s.PutArtifact(ctx, in)
 	must(t, err)
-	if put.ID <= 0 || put.WorkspaceID != a.ws || !sameTime(at, put.CreatedAt) {
+	if put.ID <= 0 || put.WorkspaceID != a.ws || put.Size != int64(len(data)) || !sameTime(at, put.CreatedAt) {
 		t.Errorf("PutArtifact = id %d, workspace %d, created %v", put.ID, put.WorkspaceID, put.CreatedAt)
 	}
 	got, err := s.Artifact(ctx, a.ws, put.ID)
 	must(t, err)
 	if got.ID != put.ID || got.WorkspaceID != a.ws || got.Kind != store.ArtifactPDF || got.Name != in.Name ||
-		got.ContentType != in.ContentType || !bytes.Equal(got.Data, data) || !sameTime(at, got.CreatedAt) {
+		got.ContentType != in.ContentType || got.Size != int64(len(data)) || !bytes.Equal(got.Data, data) || !sameTime(at, got.CreatedAt) {
 		t.Errorf("Artifact = %+v (%d bytes), want what was put", got.Name, len(got.Data))
+	}
+	info, err := s.ArtifactInfo(ctx, a.ws, put.ID)
+	must(t, err)
+	if info.ID != put.ID || info.Kind != store.ArtifactPDF || info.Name != in.Name || info.ContentType != in.ContentType ||
+		info.Size != int64(len(data)) || info.Data != nil || !sameTime(at, info.CreatedAt) {
+		t.Errorf("ArtifactInfo = %+v, want the metadata without content", info)
 	}
 
 	empty, err := s.PutArtifact(ctx, store.Artifact{WorkspaceID: a.ws, Kind: store.ArtifactMarkdown, Name: "empty.md", ContentType: "text/markdown"})
@@ -47,6 +53,8 @@ func testArtifacts(t *testing.T, e *env) {
 
 	_, err = s.Artifact(ctx, b.ws, put.ID)
 	wantErr(t, "another workspace's artifact", err, store.ErrNotFound)
+	_, err = s.ArtifactInfo(ctx, b.ws, put.ID)
+	wantErr(t, "another workspace's artifact's metadata", err, store.ErrNotFound)
 	_, err = s.Artifact(ctx, a.ws, empty.ID+1000)
 	wantErr(t, "an artifact never stored", err, store.ErrNotFound)
 	_, err = s.PutArtifact(ctx, store.Artifact{WorkspaceID: 1 << 40, Kind: store.ArtifactPDF, Name: "x.pdf", ContentType: "application/pdf"})
