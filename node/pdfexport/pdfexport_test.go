@@ -287,3 +287,22 @@ func TestUnavailable(t *testing.T) {
 		t.Errorf("error %T, want *failure.Error", err)
 	}
 }
+
+// TestOddText: text a layout could trip on renders in every layout.
+func TestOddText(t *testing.T) {
+	odd := []any{
+		map[string]any{"heading": " ", "body": "\n\n\n"},
+		map[string]any{"heading": strings.Repeat("W", MaxHeadingChars), "body": strings.Repeat("W", MaxBodyChars)},
+		map[string]any{"body": "\u200b\u200b", "bullets": []any{"", " ", "\n"}},
+		map[string]any{"heading": "😀😀😀", "bullets": []any{strings.Repeat("Ж", MaxBulletChars)}},
+		map[string]any{"body": "\r\n\t\x00\x7f tabs\tand\rreturns"},
+	}
+	for _, layout := range Layouts {
+		for _, title := range []string{"", strings.Repeat("Ω", MaxTitleChars), "\n"} {
+			out, err := NewRenderer().Render(context.Background(), Request{Layout: layout, Title: title, Sections: odd})
+			if err != nil || !bytes.HasPrefix(out, []byte("%PDF-")) {
+				t.Errorf("%s, title of %d bytes: %v", layout, len(title), err)
+			}
+		}
+	}
+}
