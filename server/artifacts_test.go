@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,6 +66,19 @@ func TestArtifactsEndToEnd(t *testing.T) {
 	resp, body := get(t, ts.url+a.URL, testKey)
 	if resp.StatusCode != http.StatusOK || len(body) != a.Size || !strings.HasPrefix(string(body), "%PDF-") {
 		t.Fatalf("GET %s: HTTP %d, %d bytes", a.URL, resp.StatusCode, len(body))
+	}
+	if bin, err := exec.LookPath("pdftotext"); err == nil {
+		cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
+		cmd.Stdin = bytes.NewReader(body)
+		text, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("pdftotext: %v", err)
+		}
+		for _, w := range []string{"Ημέρα 1 — Αθήνα", "Москва и Lisbon", "Café", "Trip “Lisbon”"} {
+			if !strings.Contains(string(text), w) {
+				t.Errorf("the served PDF's text lacks %q:\n%s", w, text)
+			}
+		}
 	}
 	for h, want := range map[string]string{
 		"Content-Type":           "application/pdf",
