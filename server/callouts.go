@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wetel/wetel/artifact"
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/pdfexport"
 	"github.com/wetel/wetel/node/subagent"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/secrets"
@@ -34,6 +36,8 @@ type callouts struct {
 	// turns run the child sessions of sub_agent dispatches; set once the
 	// turn service exists, before any turn runs.
 	turns *turn.Service
+	// pdf renders pdf_export's documents, one at a time for the server.
+	pdf *pdfexport.Renderer
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -48,7 +52,7 @@ type wsPool struct {
 }
 
 func newCallouts(st store.Store, box *secrets.Box, hc *outbound.Client) *callouts {
-	return &callouts{store: st, box: box, http: hc, queued: make(chan struct{}, 1), pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
+	return &callouts{store: st, box: box, http: hc, queued: make(chan struct{}, 1), pdf: pdfexport.NewRenderer(), pools: map[int64]*wsPool{}, svcs: map[int64]*node.Services{}}
 }
 
 // services returns the workspace's Services, built once.
@@ -64,6 +68,8 @@ func (c *callouts) services(ws int64) *node.Services {
 		callout.ToolsKey.With(wsTools{c, ws}),
 		callout.OutboxKey.With(wsOutbox{c, ws}),
 		subagent.DispatcherKey.With(childSessions{c.turns, ws}),
+		artifact.StoreKey.With(artifact.ForWorkspace(c.store, ws)),
+		pdfexport.RendererKey.With(c.pdf),
 	)
 	c.svcs[ws] = s
 	return s

@@ -25,6 +25,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", s.count("graphql", s.limitBody(requireJSON(s.authenticated(s.graphql())))))
 	mux.Handle("GET /api/sessions/{id}/events", s.count("events", s.authenticated(http.HandlerFunc(s.sessionEvents))))
+	mux.Handle("GET /api/artifacts/{id}", s.count("artifacts", s.authenticated(http.HandlerFunc(s.artifactContent))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	return mux

@@ -236,3 +236,49 @@ type EventLog interface {
 	// where it was: a pruned session's next event does not restart at 1.
 	PruneEvents(ctx context.Context, before time.Time) (int, error)
 }
+
+// Artifact kinds (PLATFORM §2: Artifact (markdown, html, image, pdf)).
+const (
+	ArtifactMarkdown = "markdown"
+	ArtifactHTML     = "html"
+	ArtifactImage    = "image"
+	ArtifactPDF      = "pdf"
+)
+
+// MaxArtifactBytes bounds one artifact's content. It is the store's own
+// ceiling: the node types that make artifacts keep lower limits of their
+// own (pdf_export's document size), so this only stops a row no reader
+// could hold in memory.
+const MaxArtifactBytes = 32 << 20
+
+// MaxArtifactName bounds an artifact's name, in bytes.
+const MaxArtifactName = 255
+
+// Artifact is a document or image a node made (generate_artifact,
+// pdf_export), kept whole in the store and served to its own workspace.
+type Artifact struct {
+	ID          int64
+	WorkspaceID int64
+	Kind        string // ArtifactMarkdown, ArtifactHTML, ArtifactImage or ArtifactPDF
+	Name        string // a file name to offer, such as "trip.pdf"
+	ContentType string // the media type served, such as "application/pdf"
+	// Size is len(Data), set by the store (ArtifactInfo reads it without
+	// the content).
+	Size      int64
+	Data      []byte
+	CreatedAt time.Time
+}
+
+// ArtifactStore holds artifacts.
+type ArtifactStore interface {
+	// PutArtifact stores a as a new artifact of a.WorkspaceID and returns
+	// it with ID, Size and, when zero, CreatedAt set. ErrInvalid for an unknown
+	// kind, an empty or overlong name or content type, or content over
+	// MaxArtifactBytes; ErrNotFound when the workspace does not exist.
+	PutArtifact(ctx context.Context, a Artifact) (Artifact, error)
+	// Artifact reads an artifact of ws with its content; ErrNotFound when
+	// there is none, or it is another workspace's.
+	Artifact(ctx context.Context, ws, id int64) (Artifact, error)
+	// ArtifactInfo is Artifact without the content (Data nil, Size set).
+	ArtifactInfo(ctx context.Context, ws, id int64) (Artifact, error)
+}

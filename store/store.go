@@ -338,6 +338,7 @@ type Store interface {
 	KeyStore
 	OutboundQueue
 	EventLog
+	ArtifactStore
 
 	Close() error
 }

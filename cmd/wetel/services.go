@@ -25,8 +25,9 @@ const outboxDrain = 35 * time.Second
 const registerTimeout = 30 * time.Second
 
 // offlineServices are what the nodes of an offline run may call: the guarded
-// HTTP client, the workspace file's custom actions and MCP connectors, and
-// an outbox that sends async webhooks from this process.
+// HTTP client, the workspace file's custom actions and MCP connectors, an
+// outbox that sends async webhooks from this process, and a PDF renderer
+// with a folder for artifacts (offlineArtifacts).
 type offlineServices struct {
 	svc    *node.Services
 	client *outbound.Client
@@ -59,7 +60,7 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &offlineServices{client: client, outbox: callout.NewMemoryOutbox(client, log), log: log}
-	s.svc = node.NewServices(callout.HTTPKey.With(client), callout.OutboxKey.With(s.outbox))
+	s.svc = node.NewServices(append(offlineArtifacts(stderr), callout.HTTPKey.With(client), callout.OutboxKey.With(s.outbox))...)
 	if ws == nil {
 		return s, nil
 	}

@@ -57,7 +57,7 @@ func TestSeventeenNodeTypes(t *testing.T) {
 		{"generate_artifact", false, false, mockOnly},
 		{"knowledge_search", false, false, mockOnly},
 		{"llm", true, false, mockOnly},
-		{"pdf_export", true, false, mockOnly},
+		{"pdf_export", true, false, everywhere},
 		{"response", false, false, everywhere},
 		{"router", false, false, everywhere},
 		{"set_variable", false, false, everywhere},

@@ -34,6 +34,20 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
 }
 
+type Artifact struct {
+	ID int `json:"id"`
+	// markdown, html, image or pdf.
+	Kind string `json:"kind"`
+	// The file name offered on download.
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	// The content's size in bytes.
+	Size      int       `json:"size"`
+	CreatedAt time.Time `json:"createdAt"`
+	// Where the content is served, relative to the server: /api/artifacts/{id}, with the same API key.
+	URL string `json:"url"`
+}
+
 type AwaitReplyOption struct {
 	Slot  int    `json:"slot"`
 	ID    string `json:"id"`

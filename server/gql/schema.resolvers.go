@@ -663,6 +663,19 @@ func (r *queryResolver) McpConnector(ctx context.Context, id int) (*McpConnector
 	return r.shownConnector(m)
 }
 
+// Artifact is the resolver for the artifact field.
+func (r *queryResolver) Artifact(ctx context.Context, id int) (*Artifact, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.Store.ArtifactInfo(ctx, c.WorkspaceID, int64(id))
+	if err != nil {
+		return nil, storeErr(err, "artifact", id)
+	}
+	return shownArtifact(a), nil
+}
+
 // SessionEvents is the resolver for the sessionEvents field.
 func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error) {
 	c, err := caller(ctx)

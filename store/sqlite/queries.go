@@ -102,6 +102,11 @@ const (
 	qLastEventSeq
 	qCountOpenWaits
 
+	// Artifacts (artifacts.go).
+	qInsArtifact
+	qArtifact
+	qArtifactInfo
+
 	numQueries
 )
 
@@ -286,4 +291,8 @@ var queries = [numQueries]string{
 	// Only the open waits are in waits_open_kind.
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
+
+	qInsArtifact:  insArtifactSQL,
+	qArtifact:     `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qArtifactInfo: `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 }

@@ -91,6 +91,7 @@ var cases = []struct {
 	{"Events", testEvents},
 	{"EventsConcurrent", testEventsConcurrent},
 	{"PruneEvents", testPruneEvents},
+	{"Artifacts", testArtifacts},
 	{"InvalidInputs", testInvalidInputs},
 	{"Close", testClose},
 }

@@ -159,3 +159,26 @@ func Events(ws, session int64, evs []store.Event) error {
 	}
 	return nil
 }
+
+// Artifact checks an artifact before it is stored.
+func Artifact(a *store.Artifact) error {
+	switch a.Kind {
+	case store.ArtifactMarkdown, store.ArtifactHTML, store.ArtifactImage, store.ArtifactPDF:
+	default:
+		return invalid("artifact kind %q: want %s, %s, %s or %s", a.Kind,
+			store.ArtifactMarkdown, store.ArtifactHTML, store.ArtifactImage, store.ArtifactPDF)
+	}
+	if err := Name("artifact", a.Name); err != nil {
+		return err
+	}
+	if len(a.Name) > store.MaxArtifactName {
+		return invalid("artifact name: at most %d bytes, got %d", store.MaxArtifactName, len(a.Name))
+	}
+	if strings.TrimSpace(a.ContentType) == "" || len(a.ContentType) > store.MaxArtifactName {
+		return invalid("artifact content type: must be 1 to %d bytes", store.MaxArtifactName)
+	}
+	if len(a.Data) > store.MaxArtifactBytes {
+		return invalid("artifact content: at most %d bytes, got %d", store.MaxArtifactBytes, len(a.Data))
+	}
+	return nil
+}
