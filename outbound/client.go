@@ -113,7 +113,7 @@ func (c *Client) HTTP() *http.Client {
 // Do sends req through the guard, following at most MaxRedirects
 // redirects, each of them checked again. It returns what http.Client.Do
 // returns, except that a refusal is returned as the *failure.Error itself
-// (Code failure.Rejected, Sent false), its message naming the refused URL.
+// (Code failure.Unreachable, Sent false, Refused true), its message naming the refused URL.
 // Deadlines are the caller's: set them on req's context.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	resp, err := c.http.Do(req)
