@@ -41,6 +41,11 @@ type Config struct {
 	// DialTLSContext, Dial and DialTLS are replaced: each of them could
 	// open a connection the guard never sees.
 	Transport *http.Transport
+	// OnRefuse, when set, hears of every call the guard refuses, once per
+	// call, on the caller's goroutine (for the server's log): the first
+	// request, a redirect, a connection, and CheckContext. It must not
+	// block.
+	OnRefuse func(ctx context.Context, e *RefusedError)
 }
 
 // Client is the HTTP client for every outbound call of the engine. It is
@@ -65,6 +70,7 @@ func New(cfg Config) (*Client, error) {
 	g := &guard{
 		allow:    cfg.Allow,
 		resolver: cfg.Resolver,
+		onRefuse: cfg.OnRefuse,
 		dialer:   &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second, ControlContext: controlApproved},
 	}
 	t := defaultTransport()
@@ -156,10 +162,13 @@ func (c *Client) CheckContext(ctx context.Context, rawURL string) error {
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			reason += " (" + ue.Err.Error() + ")"
 		}
-		return reject(&RefusedError{URL: rawURL, Reason: reason})
+		re := &RefusedError{URL: rawURL, Reason: reason}
+		c.guard.report(ctx, re, nil)
+		return reject(re)
 	}
 	h, re := c.guard.checkURL(u)
 	if re != nil {
+		c.guard.report(ctx, re, u)
 		return reject(re)
 	}
 	if h.addr.IsValid() {
@@ -168,6 +177,7 @@ func (c *Client) CheckContext(ctx context.Context, rawURL string) error {
 	if _, err := c.guard.approve(ctx, "tcp", h); err != nil {
 		if re, ok := errors.AsType[*RefusedError](err); ok {
 			re.URL = u.Redacted()
+			c.guard.report(ctx, re, u)
 			return reject(re)
 		}
 	}

@@ -29,13 +29,16 @@ func (g *guard) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	if prev := via[len(via)-1]; prev.URL.Scheme == "https" && req.URL.Scheme == "http" {
-		return reject(&RefusedError{
+		re := &RefusedError{
 			URL:    req.URL.Redacted(),
 			Host:   req.URL.Hostname(),
 			Reason: "a redirect from https to http would send the request unencrypted",
-		})
+		}
+		g.report(req.Context(), re, req.URL)
+		return reject(re)
 	}
 	if _, re := g.checkURL(req.URL); re != nil {
+		g.report(req.Context(), re, req.URL)
 		return reject(re)
 	}
 	return nil
@@ -59,9 +62,17 @@ func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if _, re := t.guard.checkURL(req.URL); re != nil {
 		closeBody(req)
+		t.guard.report(req.Context(), re, req.URL)
 		return nil, reject(re)
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		// A refusal while connecting: the name resolved inward.
+		if re, ok := errors.AsType[*RefusedError](err); ok {
+			t.guard.report(req.Context(), re, req.URL)
+		}
+	}
+	return resp, err
 }
 
 // CloseIdleConnections lets http.Client.CloseIdleConnections reach the

@@ -219,7 +219,7 @@ func (s *Server) setupCallouts() error {
 	if err != nil {
 		return fmt.Errorf("--allow-host: %w", err)
 	}
-	hc, err := outbound.New(outbound.Config{Allow: allow})
+	hc, err := outbound.New(outbound.Config{Allow: allow, OnRefuse: s.logRefused})
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ messages go to a server's agent and its replies are printed as they stream.`,
 	},
 	{
 		name:     "serve",
-		synopsis: []string{"[--addr HOST:PORT] [--data DIR] [--database URL] [--log-format text|json] [--allow-host HOSTS]"},
+		synopsis: []string{"[--addr HOST:PORT] [--data DIR] [--database URL] [--log-format text|json] [--log-level LEVEL] [--allow-host HOSTS]"},
 		summary:  "Serve the GraphQL API, live events, health and metrics.",
 		about: `Serves the GraphQL API at /graphql, each session's events at
 /api/sessions/{id}/events, /healthz and /metrics. The first start creates a

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/wetel/wetel/server"
 )
@@ -18,6 +19,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// Read after parsing, so -h never prints a URL's password.
 	database := fs.String("database", "", "a postgres:// URL to use PostgreSQL instead (default: WETEL_DATABASE_URL)")
 	logFormat := fs.String("log-format", envOr("WETEL_LOG_FORMAT", "text"), "text or json (WETEL_LOG_FORMAT)")
+	logLevel := fs.String("log-level", envOr("WETEL_LOG_LEVEL", "info"), "debug, info, warn or error; debug adds a line per turn (WETEL_LOG_LEVEL)")
 	allow := fs.String("allow-host", os.Getenv("WETEL_OUTBOUND_ALLOW"), "internal hosts and CIDRs outbound calls may reach, comma-separated (WETEL_OUTBOUND_ALLOW)")
 	if pos, code, ok := parseCommand(fs, args, stdout); !ok {
 		return code
@@ -28,12 +30,18 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *database == "" {
 		*database = os.Getenv("WETEL_DATABASE_URL")
 	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil || !knownLevel(*logLevel) {
+		fmt.Fprintf(stderr, "wetel serve: --log-level must be debug, info, warn or error, not %q\n", *logLevel)
+		return 2
+	}
+	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler
 	switch *logFormat {
 	case "text":
-		h = slog.NewTextHandler(stderr, nil)
+		h = slog.NewTextHandler(stderr, opts)
 	case "json":
-		h = slog.NewJSONHandler(stderr, nil)
+		h = slog.NewJSONHandler(stderr, opts)
 	default:
 		fmt.Fprintf(stderr, "wetel serve: --log-format must be text or json, not %q\n", *logFormat)
 		return 2
@@ -59,6 +67,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// knownLevel accepts the four level names, in any case, and not the
+// offsets ("info+2") slog would also take.
+func knownLevel(s string) bool {
+	switch strings.ToLower(s) {
+	case "debug", "info", "warn", "error":
+		return true
+	}
+	return false
 }
 
 func envOr(name, def string) string {
