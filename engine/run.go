@@ -34,6 +34,8 @@ type Input struct {
 	// Interrupt, when closed, stops the run before its next dispatch.
 	Interrupt <-chan struct{}
 	Observer  Observer
+	// Tracer, when set, makes a span of each dispatch.
+	Tracer Tracer
 	// Secrets are exact values (action headers, credentials) removed from any
 	// error text the run stores.
 	Secrets []string

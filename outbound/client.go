@@ -46,6 +46,10 @@ type Config struct {
 	// request, a redirect, a connection, and CheckContext. It must not
 	// block.
 	OnRefuse func(ctx context.Context, e *RefusedError)
+	// Propagate, when set, writes trace context headers (W3C traceparent)
+	// for the request's context into a copy of each request's headers
+	// before it is sent: the first request and every redirect.
+	Propagate func(ctx context.Context, h http.Header)
 }
 
 // Client is the HTTP client for every outbound call of the engine. It is
@@ -91,7 +95,7 @@ func New(cfg Config) (*Client, error) {
 	return &Client{
 		guard:     g,
 		transport: t,
-		http:      &http.Client{Transport: &guardedTransport{guard: g, base: t}, CheckRedirect: g.checkRedirect},
+		http:      &http.Client{Transport: &guardedTransport{guard: g, base: t, propagate: cfg.Propagate}, CheckRedirect: g.checkRedirect},
 	}, nil
 }
 

@@ -1,6 +1,7 @@
 package outbound
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -49,8 +50,9 @@ func (g *guard) checkRedirect(req *http.Request, via []*http.Request) error {
 // callers that took the *http.Client from HTTP and may have replaced its
 // CheckRedirect.
 type guardedTransport struct {
-	guard *guard
-	base  *http.Transport
+	guard     *guard
+	base      *http.Transport
+	propagate func(context.Context, http.Header)
 }
 
 // RoundTrip refuses a request whose URL the guard refuses, and sends the
@@ -64,6 +66,11 @@ func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		closeBody(req)
 		t.guard.report(req.Context(), re, req.URL)
 		return nil, reject(re)
+	}
+	if t.propagate != nil {
+		// A RoundTripper must not change the caller's request.
+		req = req.Clone(req.Context())
+		t.propagate(req.Context(), req.Header)
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/postgres"
 	"github.com/wetel/wetel/store/sqlite"
+	"github.com/wetel/wetel/telemetry"
 	"github.com/wetel/wetel/turn"
 )
 
@@ -51,7 +52,11 @@ type Config struct {
 	AllowHosts string
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
-	Logger   *slog.Logger
+	// Tracing, when set, makes OpenTelemetry spans of turns and nodes and
+	// sends the trace context on outbound calls; nil is off (see
+	// telemetry.FromEnv). Its owner shuts it down.
+	Tracing *telemetry.Tracing
+	Logger  *slog.Logger
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
 }
@@ -133,7 +138,8 @@ func (s *Server) setup(ctx context.Context) error {
 		return err
 	}
 	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log})
-	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live, ServicesFor: s.callouts.services}
+	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Observer: s.live, ServicesFor: s.callouts.services,
+		Tracer: s.cfg.Tracing.Turns()}
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
 	s.handler = s.routes()
@@ -219,7 +225,7 @@ func (s *Server) setupCallouts() error {
 	if err != nil {
 		return fmt.Errorf("--allow-host: %w", err)
 	}
-	hc, err := outbound.New(outbound.Config{Allow: allow, OnRefuse: s.logRefused})
+	hc, err := outbound.New(outbound.Config{Allow: allow, OnRefuse: s.logRefused, Propagate: s.cfg.Tracing.Propagate()})
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,9 @@ type Service struct {
 	// ServicesFor, when set, gives each workspace its own Services (its
 	// custom actions and connectors) and is used instead of Services.
 	ServicesFor func(ws int64) *node.Services
+	// Tracer, when set, makes a span of each turn and of each node it
+	// dispatches.
+	Tracer Tracer
 
 	transcripts transcripts
 
@@ -88,7 +91,11 @@ func (s *Service) Task(ctx context.Context, ws, sessionID int64) (TurnResult, er
 	return s.serialized(ctx, ws, sessionID, "", true)
 }
 
-func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, task bool) (TurnResult, error) {
+func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, task bool) (res TurnResult, err error) {
+	if t := s.Tracer; t != nil {
+		ctx = t.StartTurn(ctx, ws, sessionID)
+		defer func() { t.EndTurn(ctx, res, err) }()
+	}
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
 	st.mu.Lock()

@@ -6,10 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/wetel/wetel/server"
+	"github.com/wetel/wetel/telemetry"
 )
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -55,8 +58,25 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "wetel serve: cannot listen on %s (--addr, WETEL_ADDR): %v\n", *addr, err)
 		return 1
 	}
+	// OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT asks for it.
+	tracing, err := telemetry.FromEnv(ctx, os.Getenv)
+	if err != nil {
+		ln.Close()
+		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
+		return 1
+	}
+	if tracing != nil {
+		log.Info("exporting traces over OTLP", "endpoint", safeURL(envOr(telemetry.EnvTracesEndpoint, os.Getenv(telemetry.EnvEndpoint))))
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := tracing.Shutdown(sctx); err != nil {
+				log.Warn("exporting the last traces", "err", err)
+			}
+		}()
+	}
 	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
-		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Logger: log, Out: stdout})
+		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Tracing: tracing, Logger: log, Out: stdout})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "wetel serve: %v\n", err)
@@ -67,6 +87,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// safeURL is a URL's scheme, host and path: never its user info or query,
+// where a credential may sit.
+func safeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(not a URL)"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 }
 
 // knownLevel accepts the four level names, in any case, and not the
