@@ -127,8 +127,7 @@ func (s *Server) setup(ctx context.Context) error {
 		return err
 	}
 	if key != "" {
-		fmt.Fprintf(s.cfg.Out, "First start: created the Demo workspace, a Help desk agent and its workflow.\n"+
-			"OWNER API key (shown once, keep it safe):\n\n    %s\n\n", key)
+		printFirstStart(s.cfg.Out, s.cfg.Addr, key)
 	}
 	eng, err := engine.New(engine.Options{})
 	if err != nil {

@@ -75,7 +75,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 		}()
 	}
-	srv, err := server.New(ctx, server.Config{Addr: *addr, DataDir: *data, DatabaseURL: *database,
+	srv, err := server.New(ctx, server.Config{Addr: ln.Addr().String(), DataDir: *data, DatabaseURL: *database,
 		BootstrapKey: os.Getenv("WETEL_BOOTSTRAP_API_KEY"), AllowHosts: *allow, Tracing: tracing, Logger: log, Out: stdout})
 	if err != nil {
 		ln.Close()
