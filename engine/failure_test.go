@@ -159,14 +159,14 @@ func TestSetVariableFailureRoutes(t *testing.T) {
 	}
 }
 
-// Without mock mode a call node is not available offline, and says so.
+// Without mock mode a node type this build does not implement fails, and says so.
 func TestCallNodesAreNotAvailableOffline(t *testing.T) {
 	t.Parallel()
 	h := newHarness()
 	eng, _ := engine.New(engine.Options{Clock: h.clock})
 	doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "llm", `{"promptTemplate":"hi","outputVar":"o","mockResponse":"x"}`)}, []string{ed("e1", "s", "l", "")})
 	res := eng.Run(context.Background(), h.compile(t, doc), engine.Input{})
-	if res.Status != vocab.RunFailed || !strings.Contains(res.Error, "llm nodes are not available offline") {
+	if res.Status != vocab.RunFailed || !strings.Contains(res.Error, "llm nodes are not implemented in this build (on a server or offline)") {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
 }

@@ -143,10 +143,11 @@ func IsFatal(err error) bool {
 }
 
 // NotAvailableOffline is the error of a node type whose real work (a model, a
-// partner API, a store) is not part of this build or this mode.
+// partner API, a store) is not part of this build: on a server as offline,
+// so the message says so rather than blaming the mode.
 func NotAvailableOffline(nodeType, nodeID string) error {
 	return &failure.Error{Code: failure.Unknown, Message: fmt.Sprintf(
-		"%s node %q cannot run: %s nodes are not available offline; run in mock mode with a mockResponse or mockError on the node",
+		"%s node %q cannot run: %s nodes are not implemented in this build (on a server or offline); run in mock mode with a mockResponse or mockError on the node",
 		nodeType, nodeID, nodeType)}
 }
 
