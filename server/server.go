@@ -141,7 +141,7 @@ func (s *Server) setup(ctx context.Context) error {
 		Tracer: s.cfg.Tracing.Turns()}
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
-	s.handler = s.routes()
+	s.handler = s.cfg.Tracing.Handler(s.routes())
 	return nil
 }
 

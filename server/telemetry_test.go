@@ -91,9 +91,11 @@ func attrs(s *tracepb.Span) map[string]string {
 // With tracing on, a turn is one span, each dispatch a child span with its
 // node type, status, error class and attempts, and an outbound call
 // carries the W3C trace context of its node's span, so the partner's
-// traces join the turn. With tracing off, a call carries no traceparent.
+// traces join the turn; no span holds a credential of the call. With
+// tracing off, a call carries no traceparent.
 func TestOpenTelemetrySpans(t *testing.T) {
 	t.Parallel()
+	const spanSecret = "span-planted-6b2e9d4f1a"
 	var mu sync.Mutex
 	var parents []string
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -118,10 +120,10 @@ func TestOpenTelemetrySpans(t *testing.T) {
 		"edges":[{"id":"e1","source":"start","target":"lookup"},{"id":"e2","source":"lookup","target":"down"},
 		{"id":"e3","source":"down","target":"sorry","label":"failure"},{"id":"e4","source":"down","target":"sorry","label":"success"}]}`
 	setup := func(ts *testServer) int {
-		do(t, ts.c, `mutation($u: String!) { createCustomAction(input: {id: 60, name: "lookup", url: $u, method: "GET"}) { id } }`,
-			map[string]any{"u": partner.URL + "/orders"}, nil)
-		do(t, ts.c, `mutation($u: String!) { createCustomAction(input: {id: 61, name: "down", url: $u}) { id } }`,
-			map[string]any{"u": testpeer.ClosedPort(t) + "/x"}, nil)
+		do(t, ts.c, `mutation($u: String!, $h: String!) { createCustomAction(input: {id: 60, name: "lookup", url: $u, method: "GET",
+			headers: [{name: "Authorization", value: $h}]}) { id } }`, map[string]any{"u": partner.URL + "/orders", "h": "Bearer " + spanSecret}, nil)
+		do(t, ts.c, `mutation($u: String!, $h: String!) { createCustomAction(input: {id: 61, name: "down", url: $u,
+			headers: [{name: "X-Api-Key", value: $h}]}) { id } }`, map[string]any{"u": testpeer.ClosedPort(t) + "/x?key=" + spanSecret, "h": spanSecret}, nil)
 		var wf struct{ CreateWorkflow struct{ ID int } }
 		do(t, ts.c, `mutation($g: JSON!) { createWorkflow(input: {name: "traced", graph: $g}) { id } }`, map[string]any{"g": json.RawMessage(graph)}, &wf)
 		do(t, ts.c, `mutation($w: Int!) { publishWorkflow(id: $w) { number } }`, map[string]any{"w": wf.CreateWorkflow.ID}, nil)
@@ -144,26 +146,49 @@ func TestOpenTelemetrySpans(t *testing.T) {
 	parents = nil
 	mu.Unlock()
 
-	session := setup(startServer(t, Config{AllowHosts: "127.0.0.1/32", Tracing: tracing}))
+	traced := startServer(t, Config{AllowHosts: "127.0.0.1/32", Tracing: tracing})
+	session := setup(traced)
+	// A caller's own trace context is continued: its turn is a child of
+	// the caller's span.
+	const callerTrace, callerSpan = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+	req, err := http.NewRequest(http.MethodPost, traced.url+"/graphql", strings.NewReader(
+		`{"query":"mutation { sendMessage(sessionId: `+itoa(session)+`, text: \"hi\") { runs { id } } }"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Traceparent", "00-"+callerTrace+"-"+callerSpan+"-01")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("traced request: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	if err := tracing.ForceFlush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	spans := recv.all()
-	var turnSpan *tracepb.Span
+	var turnSpan, callerTurn *tracepb.Span
 	nodes := map[string]*tracepb.Span{}
 	for _, s := range spans {
 		switch {
+		case s.Name == "turn" && hex.EncodeToString(s.TraceId) == callerTrace:
+			callerTurn = s
+			continue
 		case s.Name == "turn":
 			if turnSpan != nil {
 				t.Fatalf("two turn spans")
 			}
 			turnSpan = s
-		case strings.HasPrefix(s.Name, "node "):
+		case strings.HasPrefix(s.Name, "node ") && hex.EncodeToString(s.TraceId) != callerTrace:
 			nodes[attrs(s)["wetel.node.id"]] = s
 		}
 	}
 	if turnSpan == nil || len(nodes) != 4 {
 		t.Fatalf("spans %v, want a turn and 4 nodes", spans)
+	}
+	if callerTurn == nil || hex.EncodeToString(callerTurn.ParentSpanId) != callerSpan {
+		t.Errorf("the caller's turn does not continue its trace: %v", callerTurn)
 	}
 	ta := attrs(turnSpan)
 	if ta["wetel.session"] != itoa(session) || ta["wetel.run.status"] != "COMPLETED" || turnSpan.Kind != tracepb.Span_SPAN_KIND_SERVER {
@@ -195,11 +220,16 @@ func TestOpenTelemetrySpans(t *testing.T) {
 			t.Errorf("%s: status %v", id, s.Status)
 		}
 	}
+	for _, s := range spans {
+		if b, _ := proto.Marshal(s); strings.Contains(string(b), spanSecret) {
+			t.Errorf("span %s holds the action's credential", s.Name)
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	wantParent := "00-" + hex.EncodeToString(turnSpan.TraceId) + "-" + hex.EncodeToString(nodes["lookup"].SpanId) + "-01"
-	if len(parents) != 1 || parents[0] != wantParent {
-		t.Errorf("the partner got traceparent %q, want %q (the lookup node's span)", parents, wantParent)
+	if len(parents) != 2 || parents[0] != wantParent || !strings.HasPrefix(parents[1], "00-"+callerTrace+"-") {
+		t.Errorf("the partner got traceparent %q, want %q (the lookup node's span), then one in the caller's trace", parents, wantParent)
 	}
 	recv.mu.Lock()
 	if len(recv.svc) == 0 || recv.svc[0] != "wetel" {

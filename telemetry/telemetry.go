@@ -144,6 +144,18 @@ func (t *Tracing) Propagate() func(ctx context.Context, h http.Header) {
 	return func(ctx context.Context, h http.Header) { t.prop.Inject(ctx, propagation.HeaderCarrier(h)) }
 }
 
+// Handler makes h continue the W3C trace context (traceparent) a request
+// arrives with, so a turn started by a traced caller is a child of the
+// caller's span. It returns h itself when t is nil.
+func (t *Tracing) Handler(h http.Handler) http.Handler {
+	if t == nil {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(t.prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))))
+	})
+}
+
 // hooks implements turn.Tracer (and through it engine.Tracer).
 type hooks struct{ t *Tracing }
 
