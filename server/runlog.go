@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/turn"
@@ -94,8 +96,13 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 // logRefused is the outbound client's report of a call the SSRF guard
 // refused: the URL without its user info and query (where a workflow may
 // put a credential the log cannot recognise), the host and why.
+// With tracing on it names the span of the node that made the call.
 func (s *Server) logRefused(ctx context.Context, e *outbound.RefusedError) {
-	s.log.WarnContext(ctx, "outbound call refused", "url", withoutQuery(e.URL), "host", e.Host, "reason", logSafe(e.Reason))
+	attrs := []any{"url", withoutQuery(e.URL), "host", e.Host, "reason", logSafe(e.Reason)}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs = append(attrs, "traceId", sc.TraceID().String(), "spanId", sc.SpanID().String())
+	}
+	s.log.WarnContext(ctx, "outbound call refused", attrs...)
 }
 
 // withoutQuery drops a URL's user info, query and fragment; text that does

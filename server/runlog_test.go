@@ -1,12 +1,17 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/wetel/wetel/outbound"
 )
 
 // The log explains a failed run (one line naming the run, workflow, node,
@@ -78,5 +83,21 @@ func TestLogExplainsFailuresWithoutSecrets(t *testing.T) {
 		if strings.Contains(log, secret) {
 			t.Errorf("the log holds the secret %q:\n%s", secret, log)
 		}
+	}
+}
+
+// A refusal made under a traced node names its span, so the log line and
+// the trace meet; the URL's query, where a credential may sit, is left out.
+func TestRefusedLineNamesTheSpan(t *testing.T) {
+	t.Parallel()
+	var logs lockedBuffer
+	s := &Server{log: slog.New(slog.NewTextHandler(&logs, nil))}
+	tid, _ := trace.TraceIDFromHex("0af7651916cd43dd8448eb211c80319c")
+	sid, _ := trace.SpanIDFromHex("b7ad6b7169203331")
+	ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid}))
+	s.logRefused(ctx, &outbound.RefusedError{URL: "http://user:pw@10.0.0.1/x?token=secret-in-query", Host: "10.0.0.1", Reason: "10.0.0.1 is a private address (RFC 1918)"})
+	want := `level=WARN msg="outbound call refused" url=http://10.0.0.1/x?… host=10.0.0.1 reason="10.0.0.1 is a private address (RFC 1918)" traceId=0af7651916cd43dd8448eb211c80319c spanId=b7ad6b7169203331`
+	if got := logs.String(); !strings.Contains(got, want) || strings.Contains(got, "secret-in-query") || strings.Contains(got, "pw") {
+		t.Errorf("log line\n%s\nwant it to contain\n%s", got, want)
 	}
 }
