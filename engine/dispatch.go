@@ -20,19 +20,11 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 	r.res.Executions++
 	r.emit(Event{Kind: EventNodeExecuting, NodeID: pn.id, Label: pn.label, NodeType: pn.typ})
 	row := TraceRow{NodeID: pn.id, NodeType: pn.typ, StartedAt: Timestamp(r.last)}
-	nctx := ctx
-	if t := r.in.Tracer; t != nil {
-		nctx = t.StartNode(ctx, pn.id, pn.typ)
-	}
-	out, mocked, err := r.execute(nctx, pn)
+	out, mocked, err := r.execute(ctx, pn)
 	r.last = r.started.Add(clock.Since(r.e.clock, r.started))
 	row.FinishedAt = Timestamp(r.last)
 	if err != nil {
-		goOn := r.failed(pn, &row, mocked, err)
-		if t := r.in.Tracer; t != nil {
-			r.endNode(nctx, t)
-		}
-		return goOn
+		return r.failed(pn, &row, mocked, err)
 	}
 	row.Status = vocab.TraceCompleted
 	if pn.spec.Retry {
@@ -43,9 +35,6 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 		}
 	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
-	if t := r.in.Tracer; t != nil {
-		r.endNode(nctx, t)
-	}
 	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted, Vars: r.x.Vars})
 	if p := out.Pause; p != nil {
 		// Seed 000: the question ends the turn; nothing else runs in this run.

@@ -82,6 +82,7 @@ type run struct {
 	flagBuf  [32]uint8
 	queueBuf [16]int
 	x        node.Exec
+	tracer   Tracer // in.Tracer, one load nearer on the dispatch path
 	started  time.Time
 	// last is the clock's latest reading: when the previous node finished,
 	// which is also when the next check and dispatch begin. Reading the clock
@@ -98,7 +99,7 @@ const (
 // executor fails the run like any error.
 func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	n := len(p.nodes)
-	r := &run{e: e, p: p, in: &in}
+	r := &run{e: e, p: p, in: &in, tracer: in.Tracer}
 	if n <= len(r.visitBuf) {
 		r.visits, r.flags = r.visitBuf[:n], r.flagBuf[:n]
 	} else {
@@ -146,6 +147,12 @@ func (r *run) loop(ctx context.Context) {
 		pn := &r.p.nodes[i]
 		if int(r.visits[i]) >= pn.maxVisits {
 			if !r.refuse(i) {
+				return
+			}
+			continue
+		}
+		if r.tracer != nil {
+			if !r.dispatchTraced(ctx, i) {
 				return
 			}
 			continue

@@ -14,10 +14,15 @@ type Tracer interface {
 	EndNode(ctx context.Context, row *TraceRow)
 }
 
-// endNode hands the tracer the row just appended. The row is passed from
-// the trace, never the dispatch's local: a local whose address reaches an
-// interface call would be moved to the heap on every dispatch, traced or
-// not.
-func (r *run) endNode(ctx context.Context, t Tracer) {
-	t.EndNode(ctx, &r.res.NodeTrace[len(r.res.NodeTrace)-1])
+// dispatchTraced is dispatch inside the tracer's span: the node runs under
+// the context StartNode returned, and EndNode gets the row dispatch wrote,
+// which is always the trace's last (a dispatch appends exactly one row, and
+// nothing after it). The untraced loop never comes here, so tracing off
+// costs one nil check per dispatch and no change to dispatch itself.
+func (r *run) dispatchTraced(ctx context.Context, i int) bool {
+	pn := &r.p.nodes[i]
+	ctx = r.tracer.StartNode(ctx, pn.id, pn.typ)
+	goOn := r.dispatch(ctx, i)
+	r.tracer.EndNode(ctx, &r.res.NodeTrace[len(r.res.NodeTrace)-1])
+	return goOn
 }
