@@ -66,6 +66,7 @@ func RedactError(err error, label string, secrets []string) error {
 	var fe *failure.Error
 	for e := err; errors.As(e, &fe); e = fe.Err {
 		out.Sent = out.Sent || fe.Sent
+		out.Refused = out.Refused || fe.Refused
 		if out.HTTPStatus == 0 {
 			out.HTTPStatus = fe.HTTPStatus
 		}

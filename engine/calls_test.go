@@ -203,8 +203,9 @@ func TestActionTextAndBinaryAnswers(t *testing.T) {
 	}
 }
 
-// A redirect to a private address is refused (REJECTED, not resent) and
-// the internal service behind it receives nothing.
+// A redirect to a private address is refused before sending (UNREACHABLE,
+// retryOutcome refused, not resent although an action's built-in policy
+// retries UNREACHABLE) and the internal service behind it receives nothing.
 func TestActionRedirectToPrivateAddressRefused(t *testing.T) {
 	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.2:0")
@@ -223,7 +224,7 @@ func TestActionRedirectToPrivateAddressRefused(t *testing.T) {
 	ce := calltest.NewEnv(t, callout.ActionList{1: {ID: 1, Method: "GET", URL: p.srv.URL + "/start"}})
 	res := newHarness().run(t, callGraph(action("")), engine.Input{Services: ce.Services})
 	row := callRow(t, res)
-	if row.Status != "FAILED_HANDLED" || row.ErrorClass != "REJECTED" || calltest.Outcome(row) != "not_retryable" || calltest.Attempts(row) != "1:REJECTED/0/0" {
+	if row.Status != "FAILED_HANDLED" || row.ErrorClass != "UNREACHABLE" || calltest.Outcome(row) != "refused" || calltest.Attempts(row) != "1:UNREACHABLE/0/0" {
 		t.Fatalf("row %+v %s", row, calltest.Attempts(row))
 	}
 	if internalHits.Load() != 0 || p.count() != 1 {

@@ -194,7 +194,8 @@ func (r *run) next(pn *planNode, out node.Outcome) ([]int, error) {
 // callDetail is the retry record of a failed call's row: its executor's
 // report when it made the call, one attempt that could not be retried when
 // it failed before calling out (no service, a template that did not
-// render), and "mock" for a mocked failure.
+// render; "refused" when the SSRF guard refused the URL), and "mock" for a
+// mocked failure.
 func callDetail(err error, code failure.Code, mocked bool) *TraceDetail {
 	if mocked {
 		return &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: retry.OutcomeMock}
@@ -203,5 +204,9 @@ func callDetail(err error, code failure.Code, mocked bool) *TraceDetail {
 	if errors.As(err, &ce) && len(ce.Attempts) > 0 {
 		return &TraceDetail{Attempts: ce.Attempts, RetryOutcome: ce.Outcome}
 	}
-	return &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: retry.OutcomeNotRetryable}
+	outcome := retry.OutcomeNotRetryable
+	if failure.IsRefused(err) {
+		outcome = retry.OutcomeRefused
+	}
+	return &TraceDetail{Attempts: []Attempt{{N: 1, ErrorClass: string(code)}}, RetryOutcome: outcome}
 }

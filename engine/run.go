@@ -34,6 +34,8 @@ type Input struct {
 	// Interrupt, when closed, stops the run before its next dispatch.
 	Interrupt <-chan struct{}
 	Observer  Observer
+	// Tracer, when set, makes a span of each dispatch.
+	Tracer Tracer
 	// Secrets are exact values (action headers, credentials) removed from any
 	// error text the run stores.
 	Secrets []string
@@ -82,6 +84,7 @@ type run struct {
 	flagBuf  [32]uint8
 	queueBuf [16]int
 	x        node.Exec
+	tracer   Tracer // in.Tracer, one load nearer on the dispatch path
 	started  time.Time
 	// last is the clock's latest reading: when the previous node finished,
 	// which is also when the next check and dispatch begin. Reading the clock
@@ -98,7 +101,7 @@ const (
 // executor fails the run like any error.
 func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	n := len(p.nodes)
-	r := &run{e: e, p: p, in: &in}
+	r := &run{e: e, p: p, in: &in, tracer: in.Tracer}
 	if n <= len(r.visitBuf) {
 		r.visits, r.flags = r.visitBuf[:n], r.flagBuf[:n]
 	} else {
@@ -146,6 +149,12 @@ func (r *run) loop(ctx context.Context) {
 		pn := &r.p.nodes[i]
 		if int(r.visits[i]) >= pn.maxVisits {
 			if !r.refuse(i) {
+				return
+			}
+			continue
+		}
+		if r.tracer != nil {
+			if !r.dispatchTraced(ctx, i) {
 				return
 			}
 			continue

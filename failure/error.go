@@ -1,6 +1,9 @@
 package failure
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+)
 
 // Error is a classified failure raised by a node's executor. Executors that
 // know what went wrong say so here, so the engine does not have to guess from
@@ -22,6 +25,25 @@ type Error struct {
 	// while connecting. Rule: "a failure is retried only when ... the request
 	// never reached the service", so retry policies read it.
 	Sent bool
+	// Refused reports that the request was refused before it was sent (by
+	// the SSRF guard or its allowlist): the answer would be the same on
+	// every attempt, so no retry policy resends it.
+	Refused bool
+}
+
+// IsRefused reports whether an *Error in err's chain has Refused set.
+func IsRefused(err error) bool {
+	var fe *Error
+	for errors.As(err, &fe) {
+		if fe.Refused {
+			return true
+		}
+		if fe.Err == nil {
+			return false
+		}
+		err = fe.Err
+	}
+	return false
 }
 
 // Error returns the message, followed by the cause when there is one. An

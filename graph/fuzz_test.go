@@ -17,7 +17,7 @@ import (
 // check, and, when a graph is publishable, a mock run: no input may panic or
 // hang, and a publishable graph must compile.
 func FuzzDecodeAndCheck(f *testing.F) {
-	for _, glob := range []string{"../examples/*.json", "../../shared/bench/workloads/*.json"} {
+	for _, glob := range []string{"../examples/*.json", "../bench/workloads/*.json"} {
 		files, _ := filepath.Glob(glob)
 		for _, file := range files {
 			if b, err := os.ReadFile(file); err == nil {

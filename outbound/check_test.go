@@ -185,19 +185,20 @@ func dialApproval(c *Client, u *url.URL) *RefusedError {
 	return nil
 }
 
-// assertRefused checks that err is a refusal classified REJECTED, not
-// sent, whose message contains want.
+// assertRefused checks that err is a refusal classified UNREACHABLE (no
+// service answered, so not REJECTED), not sent and marked refused, whose
+// message contains want.
 func assertRefused(t *testing.T, where string, err error, want string) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("%s: allowed, want refused with %q", where, want)
 	}
-	if code := failure.Classify(err); code != failure.Rejected {
-		t.Errorf("%s: Classify = %s, want REJECTED (error %q)", where, code, err)
+	if code := failure.Classify(err); code != failure.Unreachable {
+		t.Errorf("%s: Classify = %s, want UNREACHABLE (error %q)", where, code, err)
 	}
 	fe, ok := errors.AsType[*failure.Error](err)
-	if !ok || fe.Sent {
-		t.Errorf("%s: want a *failure.Error with Sent false, got %#v", where, err)
+	if !ok || fe.Sent || !failure.IsRefused(err) {
+		t.Errorf("%s: want a *failure.Error with Sent false and Refused true, got %#v", where, err)
 	}
 	if _, ok := errors.AsType[*RefusedError](err); !ok {
 		t.Errorf("%s: no *RefusedError in %q", where, err)

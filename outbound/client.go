@@ -41,6 +41,15 @@ type Config struct {
 	// DialTLSContext, Dial and DialTLS are replaced: each of them could
 	// open a connection the guard never sees.
 	Transport *http.Transport
+	// OnRefuse, when set, hears of every call the guard refuses, once per
+	// call, on the caller's goroutine (for the server's log): the first
+	// request, a redirect, a connection, and CheckContext. It must not
+	// block.
+	OnRefuse func(ctx context.Context, e *RefusedError)
+	// Propagate, when set, writes trace context headers (W3C traceparent)
+	// for the request's context into a copy of each request's headers
+	// before it is sent: the first request and every redirect.
+	Propagate func(ctx context.Context, h http.Header)
 }
 
 // Client is the HTTP client for every outbound call of the engine. It is
@@ -65,6 +74,7 @@ func New(cfg Config) (*Client, error) {
 	g := &guard{
 		allow:    cfg.Allow,
 		resolver: cfg.Resolver,
+		onRefuse: cfg.OnRefuse,
 		dialer:   &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second, ControlContext: controlApproved},
 	}
 	t := defaultTransport()
@@ -85,7 +95,7 @@ func New(cfg Config) (*Client, error) {
 	return &Client{
 		guard:     g,
 		transport: t,
-		http:      &http.Client{Transport: &guardedTransport{guard: g, base: t}, CheckRedirect: g.checkRedirect},
+		http:      &http.Client{Transport: &guardedTransport{guard: g, base: t, propagate: cfg.Propagate}, CheckRedirect: g.checkRedirect},
 	}, nil
 }
 
@@ -113,7 +123,7 @@ func (c *Client) HTTP() *http.Client {
 // Do sends req through the guard, following at most MaxRedirects
 // redirects, each of them checked again. It returns what http.Client.Do
 // returns, except that a refusal is returned as the *failure.Error itself
-// (Code failure.Rejected, Sent false), its message naming the refused URL.
+// (Code failure.Unreachable, Sent false, Refused true), its message naming the refused URL.
 // Deadlines are the caller's: set them on req's context.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	resp, err := c.http.Do(req)
@@ -156,10 +166,13 @@ func (c *Client) CheckContext(ctx context.Context, rawURL string) error {
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			reason += " (" + ue.Err.Error() + ")"
 		}
-		return reject(&RefusedError{URL: rawURL, Reason: reason})
+		re := &RefusedError{URL: rawURL, Reason: reason}
+		c.guard.report(ctx, re, nil)
+		return reject(re)
 	}
 	h, re := c.guard.checkURL(u)
 	if re != nil {
+		c.guard.report(ctx, re, u)
 		return reject(re)
 	}
 	if h.addr.IsValid() {
@@ -168,6 +181,7 @@ func (c *Client) CheckContext(ctx context.Context, rawURL string) error {
 	if _, err := c.guard.approve(ctx, "tcp", h); err != nil {
 		if re, ok := errors.AsType[*RefusedError](err); ok {
 			re.URL = u.Redacted()
+			c.guard.report(ctx, re, u)
 			return reject(re)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // A client refuses internal addresses, however they are spelled, unless
-// the operator's allowlist opens them; the refusal is a REJECTED failure.
+// the operator's allowlist opens them; the refusal is an UNREACHABLE failure, refused before sending.
 func Example() {
 	allow, err := outbound.ParseAllowlist("10.0.0.0/8, *.corp.internal")
 	if err != nil {
@@ -35,7 +35,7 @@ func Example() {
 	// Output:
 	// <nil>
 	// outbound: refused http://0xa9fea9fe/latest/meta-data/: 0xa9fea9fe means 169.254.169.254, a cloud metadata address; add it to the allowlist (--allow-host / WETEL_OUTBOUND_ALLOW) to call an internal service
-	// REJECTED
+	// UNREACHABLE
 	// 169.254.169.254
 }
 

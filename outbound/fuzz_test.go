@@ -34,7 +34,7 @@ func (r fuzzResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr
 
 // FuzzCheckURL checks that, with no allowlist, neither Check nor the
 // dial-time approval ever lets through an address Blocked reports, that
-// every refusal is REJECTED, and that nothing panics.
+// every refusal is UNREACHABLE and marked refused, and that nothing panics.
 func FuzzCheckURL(f *testing.F) {
 	for _, v := range ssrfVectors {
 		f.Add(v.url, []byte{0, 127, 0, 0, 1})
@@ -49,8 +49,8 @@ func FuzzCheckURL(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkErr := c.Check(rawURL)
-		if checkErr != nil && failure.Classify(checkErr) != failure.Rejected {
-			t.Fatalf("Check(%q) = %v, classified %s, want REJECTED", rawURL, checkErr, failure.Classify(checkErr))
+		if checkErr != nil && (failure.Classify(checkErr) != failure.Unreachable || !failure.IsRefused(checkErr)) {
+			t.Fatalf("Check(%q) = %v, classified %s, want UNREACHABLE, refused", rawURL, checkErr, failure.Classify(checkErr))
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
@@ -78,7 +78,7 @@ func FuzzCheckURL(f *testing.F) {
 				t.Fatalf("dial approval of %q (answers %v) allowed %s, which Blocked reports", rawURL, answer, a)
 			}
 		}
-		if checkErr == nil && err != nil && failure.Classify(err) == failure.Rejected {
+		if checkErr == nil && err != nil && failure.IsRefused(err) {
 			t.Fatalf("Check(%q) allowed what the dial refuses: %v", rawURL, err)
 		}
 	})

@@ -16,6 +16,20 @@ type guard struct {
 	allow    Allowlist
 	resolver Resolver
 	dialer   *net.Dialer
+	onRefuse func(context.Context, *RefusedError)
+}
+
+// report tells Config.OnRefuse about a refusal, naming u when the refusal
+// does not.
+func (g *guard) report(ctx context.Context, re *RefusedError, u *url.URL) {
+	if g.onRefuse == nil {
+		return
+	}
+	cp := *re
+	if cp.URL == "" && u != nil {
+		cp.URL = u.Redacted()
+	}
+	g.onRefuse(ctx, &cp)
 }
 
 // checkURL judges what can be judged of u without a lookup: its scheme and

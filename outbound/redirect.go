@@ -1,6 +1,7 @@
 package outbound
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,13 +30,16 @@ func (g *guard) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	if prev := via[len(via)-1]; prev.URL.Scheme == "https" && req.URL.Scheme == "http" {
-		return reject(&RefusedError{
+		re := &RefusedError{
 			URL:    req.URL.Redacted(),
 			Host:   req.URL.Hostname(),
 			Reason: "a redirect from https to http would send the request unencrypted",
-		})
+		}
+		g.report(req.Context(), re, req.URL)
+		return reject(re)
 	}
 	if _, re := g.checkURL(req.URL); re != nil {
+		g.report(req.Context(), re, req.URL)
 		return reject(re)
 	}
 	return nil
@@ -46,8 +50,9 @@ func (g *guard) checkRedirect(req *http.Request, via []*http.Request) error {
 // callers that took the *http.Client from HTTP and may have replaced its
 // CheckRedirect.
 type guardedTransport struct {
-	guard *guard
-	base  *http.Transport
+	guard     *guard
+	base      *http.Transport
+	propagate func(context.Context, http.Header)
 }
 
 // RoundTrip refuses a request whose URL the guard refuses, and sends the
@@ -59,9 +64,22 @@ func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if _, re := t.guard.checkURL(req.URL); re != nil {
 		closeBody(req)
+		t.guard.report(req.Context(), re, req.URL)
 		return nil, reject(re)
 	}
-	return t.base.RoundTrip(req)
+	if t.propagate != nil {
+		// A RoundTripper must not change the caller's request.
+		req = req.Clone(req.Context())
+		t.propagate(req.Context(), req.Header)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		// A refusal while connecting: the name resolved inward.
+		if re, ok := errors.AsType[*RefusedError](err); ok {
+			t.guard.report(req.Context(), re, req.URL)
+		}
+	}
+	return resp, err
 }
 
 // CloseIdleConnections lets http.Client.CloseIdleConnections reach the

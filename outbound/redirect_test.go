@@ -57,7 +57,7 @@ func TestDoRefusesRedirectToInternal(t *testing.T) {
 
 // The *http.Client from HTTP refuses the same redirect, even when its
 // caller replaced CheckRedirect, and the refusal still classifies as
-// REJECTED through the *url.Error around it.
+// UNREACHABLE, refused, through the *url.Error around it.
 func TestHTTPClientRefusesRedirectWithoutCheckRedirect(t *testing.T) {
 	t.Parallel()
 	inner := newCountingServer(t, nil)
@@ -73,8 +73,8 @@ func TestHTTPClientRefusesRedirectWithoutCheckRedirect(t *testing.T) {
 	if err == nil {
 		t.Fatal("redirect to 127.0.0.1 through HTTP() was allowed")
 	}
-	if code := failure.Classify(err); code != failure.Rejected {
-		t.Errorf("Classify = %s, want REJECTED (error %q)", code, err)
+	if code := failure.Classify(err); code != failure.Unreachable || !failure.IsRefused(err) {
+		t.Errorf("Classify = %s, want UNREACHABLE, refused (error %q)", code, err)
 	}
 	if n := inner.hits.Load(); n != 0 {
 		t.Errorf("redirect target got %d requests, want 0", n)

@@ -10,8 +10,9 @@ import (
 const allowHint = "; add it to the allowlist (--allow-host / " + EnvAllow + ") to call an internal service"
 
 // RefusedError says why the guard refused an outbound call. It always
-// arrives wrapped in a *failure.Error with Code failure.Rejected and Sent
-// false, whose message names the URL; find it with errors.As.
+// arrives wrapped in a *failure.Error with Code failure.Unreachable, Sent
+// false and Refused true, whose message names the URL; find it with
+// errors.As.
 type RefusedError struct {
 	// URL is the refused URL with any password redacted; empty when the
 	// refusal happened while connecting and the caller went through HTTP()
@@ -47,14 +48,18 @@ func (e *RefusedError) target() string {
 	return e.Host
 }
 
-// reject classifies a refusal. Rule: a refused URL or address "is
-// classified REJECTED", and it never reached the service, so Sent is false.
+// reject classifies a refusal. The service was never reached, so it is
+// UNREACHABLE ("The service could not be reached"): REJECTED is the
+// seed's class for a 4xx answer, and no service answered. Sent is false
+// and Refused true, so no retry policy resends what would be refused
+// again.
 func reject(e *RefusedError) *failure.Error {
 	return &failure.Error{
-		Code:    failure.Rejected,
+		Code:    failure.Unreachable,
 		Message: "outbound: refused " + e.target(),
 		Err:     e,
 		Sent:    false,
+		Refused: true,
 	}
 }
 

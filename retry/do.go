@@ -62,6 +62,7 @@ type run struct {
 //
 //   - the turn was not interrupted and ctx is alive (else interrupted, or
 //     deadline when ctx reached its deadline);
+//   - it was not refused before sending (failure.IsRefused; else refused);
 //   - its class (failure.Classify) is in p.On and is not REJECTED,
 //     INVALID_DATA or UNKNOWN (else not_retryable);
 //   - resending is safe: the request never reached the service, or it was
@@ -153,6 +154,10 @@ func (r *run) beforeAttempt(ctx context.Context) string {
 func (r *run) plan(ctx context.Context, n int, err error, o outcomeOf) (time.Duration, string) {
 	if stop := r.interrupted(ctx); stop != "" {
 		return 0, stop
+	}
+	// A refusal before sending is the same refusal on every attempt.
+	if failure.IsRefused(err) {
+		return 0, OutcomeRefused
 	}
 	// Rule: "REJECTED (a 4xx), INVALID_DATA and UNKNOWN are never retried",
 	// and a class is retried only when "its class is in on".

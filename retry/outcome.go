@@ -4,7 +4,7 @@ package retry
 // (succeeded_after_retry, exhausted, not_retryable, not_idempotent,
 // interrupted, deadline, wait_cap, retry_after_too_long or mock)"). When a
 // failure has several reasons not to be resent, Do reports the first of
-// this order: interrupted, not_retryable, not_idempotent, exhausted,
+// this order: interrupted, refused, not_retryable, not_idempotent, exhausted,
 // retry_after_too_long, wait_cap, deadline.
 const (
 	// OutcomeSucceededAfterRetry means an attempt after the first succeeded.
@@ -13,6 +13,11 @@ const (
 	// was reached. An explicit { "maxAttempts": 1 } that fails with a
 	// failure it would otherwise retry reports it.
 	OutcomeExhausted = "exhausted"
+	// OutcomeRefused means the request was refused before it was sent (the
+	// SSRF guard: a private, loopback or metadata address, or a scheme or
+	// redirect it does not allow). Nothing reached the service and a resend
+	// would be refused again. An addition to the seed's list.
+	OutcomeRefused = "refused"
 	// OutcomeNotRetryable means the last failure's class is never retried
 	// (REJECTED, INVALID_DATA, UNKNOWN) or is not in the policy's on list.
 	// A webhook without a retry field, which never retries, reports it.

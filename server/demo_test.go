@@ -137,3 +137,37 @@ func demoConversation(t *testing.T, ts *testServer) {
 		t.Fatalf("transcript: %+v", msgs.Messages)
 	}
 }
+
+// Seed 000's gotcha, kept by the demo: a reply the menu cannot match is
+// answered with a re-ask that names it, the misses are counted in a
+// variable, and the third one stops asking instead of looping or going
+// quiet. Nothing the demo says promises what nothing does.
+func TestDemoReasksThenStops(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	session := startDemoSession(t, ts)
+	send(t, ts, session, "hello")
+	for i, reply := range []string{"banana", "no idea"} {
+		m := send(t, ts, session, reply).SendMessage
+		if len(m.Runs) != 1 || m.Runs[0].Status != "AWAITING_INPUT" || len(m.Messages) != 2 {
+			t.Fatalf("miss %d: %+v", i+1, m)
+		}
+		if m.Messages[0].Text != `Sorry, I could not match "`+reply+`" to one of those.` ||
+			!strings.HasPrefix(m.Messages[1].Text, "Which of these is closest?\n1. Track an order\n") || !m.Messages[1].TurnComplete {
+			t.Fatalf("miss %d said %+v", i+1, m.Messages)
+		}
+	}
+	third := send(t, ts, session, "what?").SendMessage
+	if len(third.Runs) != 1 || third.Runs[0].Status != "COMPLETED" || len(third.Messages) != 1 ||
+		!strings.HasPrefix(third.Messages[0].Text, "I still could not tell which of those you meant, so I will stop asking.") {
+		t.Fatalf("third miss: %+v", third)
+	}
+	if again := send(t, ts, session, "hi").SendMessage; len(again.Messages) != 1 || !strings.HasPrefix(again.Messages[0].Text, "Hi! What can I help you with?") {
+		t.Fatalf("after stopping, a new message does not start again: %+v", again)
+	}
+	for _, promise := range []string{"email", "will join", "shortly"} {
+		if strings.Contains(string(demoGraph), promise) {
+			t.Errorf("the demo promises %q, which nothing does", promise)
+		}
+	}
+}

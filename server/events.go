@@ -45,6 +45,7 @@ func (s *Server) live(ws, sessionID int64, e engine.Event) {
 // TurnComplete that closes every turn, even one that said nothing.
 func (s *Server) publishTurn(ctx context.Context, ws, sessionID int64, res turn.TurnResult) {
 	s.metrics.turn(res)
+	s.logTurn(ctx, ws, sessionID, res)
 	for _, r := range res.Runs {
 		for _, m := range res.Messages {
 			if m.RunID != r.ID {

@@ -160,7 +160,7 @@ func (s *Server) deliverOne(ctx context.Context, r store.OutboundRequest) {
 		class = string(failure.Classify(err))
 	}
 	var fe *failure.Error
-	notSent := err != nil && status == 0 && (!errors.As(err, &fe) || !fe.Sent) && class != string(failure.Rejected)
+	notSent := err != nil && status == 0 && (!errors.As(err, &fe) || !fe.Sent) && !failure.IsRefused(err)
 	switch {
 	case err == nil:
 		err = s.store.FinishOutbound(ctx, r.ID, store.OutboundSent, "", status, nil)

@@ -27,6 +27,7 @@ import (
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/store/postgres"
 	"github.com/wetel/wetel/store/sqlite"
+	"github.com/wetel/wetel/telemetry"
 	"github.com/wetel/wetel/turn"
 )
 
@@ -62,10 +63,14 @@ type Config struct {
 	AnonymousIntrospection bool
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
-	Logger   *slog.Logger
 	// Clock tells the time and paces the background work (async webhook
 	// delivery, event pruning, the event hub); default clock.Real.
 	Clock clock.Clock
+	// Tracing, when set, makes OpenTelemetry spans of turns and nodes and
+	// sends the trace context on outbound calls; nil is off (see
+	// telemetry.FromEnv). Its owner shuts it down.
+	Tracing *telemetry.Tracing
+	Logger  *slog.Logger
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
 }
@@ -144,8 +149,7 @@ func (s *Server) setup(ctx context.Context) error {
 		return err
 	}
 	if key != "" {
-		fmt.Fprintf(s.cfg.Out, "First start: created the Demo workspace, a Help desk agent and its workflow.\n"+
-			"OWNER API key (shown once, keep it safe):\n\n    %s\n\n", key)
+		printFirstStart(s.cfg.Out, s.cfg.Addr, key)
 	}
 	eng, err := engine.New(engine.Options{Place: node.OnServer, Clock: s.clock, Logger: s.log})
 	if err != nil {
@@ -155,7 +159,8 @@ func (s *Server) setup(ctx context.Context) error {
 		return err
 	}
 	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log, Clock: s.clock})
-	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Clock: s.clock, Observer: s.live, ServicesFor: s.callouts.services}
+	s.turns = &turn.Service{Store: s.store, Engine: eng, Registry: s.cfg.Registry, Clock: s.clock, Observer: s.live, ServicesFor: s.callouts.services,
+		Tracer: s.cfg.Tracing.Turns()}
 	s.callouts.turns = s.turns
 	s.registerGauges()
 	s.auth = newAuthenticator(s.store)
@@ -165,7 +170,7 @@ func (s *Server) setup(ctx context.Context) error {
 	}
 	s.limits = newLimiter(limits)
 	s.limits.now = s.clock.Now
-	s.handler = s.routes()
+	s.handler = s.cfg.Tracing.Handler(s.routes())
 	return nil
 }
 
@@ -255,7 +260,7 @@ func (s *Server) setupCallouts() error {
 	if err != nil {
 		return fmt.Errorf("--allow-host: %w", err)
 	}
-	hc, err := outbound.New(outbound.Config{Allow: allow})
+	hc, err := outbound.New(outbound.Config{Allow: allow, OnRefuse: s.logRefused, Propagate: s.cfg.Tracing.Propagate()})
 	if err != nil {
 		return err
 	}

@@ -17,9 +17,9 @@ import (
 // workload loads a benchmark graph shared with the peers we measure against.
 func workload(tb testing.TB, name string) *engine.Plan {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", name))
+	data, err := os.ReadFile(filepath.Join("..", "bench", "workloads", name))
 	if err != nil {
-		tb.Skipf("benchmark workloads not found: %v", err)
+		tb.Fatalf("benchmark workload: %v", err)
 	}
 	g, err := graph.Decode(data)
 	if err != nil {

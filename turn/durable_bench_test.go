@@ -54,9 +54,9 @@ func BenchmarkAwaitResumeSQLiteConcurrent(b *testing.B) {
 }
 
 func awaitResume(b *testing.B) string {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
+	data, err := os.ReadFile(filepath.Join("..", "bench", "workloads", "await-resume.json"))
 	if err != nil {
-		b.Skipf("benchmark workloads not found: %v", err)
+		b.Fatalf("benchmark workload: %v", err)
 	}
 	return string(data)
 }
@@ -85,9 +85,9 @@ func benchAwaitResume(b *testing.B, f *fixture) {
 // measured as the peers do: 2000 sessions asked, a TRUNCATE checkpoint, the
 // file size divided by the sessions.
 func BenchmarkPausedSessionBytes(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", "workloads", "await-resume.json"))
+	data, err := os.ReadFile(filepath.Join("..", "bench", "workloads", "await-resume.json"))
 	if err != nil {
-		b.Skipf("benchmark workloads not found: %v", err)
+		b.Fatalf("benchmark workload: %v", err)
 	}
 	const sessions = 2000
 	for i := 0; i < b.N; i++ {

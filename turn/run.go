@@ -105,6 +105,9 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	}
 	vars := turnFacts(sess, history.items, history.users, text, task)
 	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws), Depth: kind.depth}
+	if s.Tracer != nil {
+		in.Tracer = s.Tracer
+	}
 	if s.Observer != nil {
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}

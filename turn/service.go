@@ -46,6 +46,9 @@ type Service struct {
 	// ServicesFor, when set, gives each workspace its own Services (its
 	// custom actions and connectors) and is used instead of Services.
 	ServicesFor func(ws int64) *node.Services
+	// Tracer, when set, makes a span of each turn and of each node it
+	// dispatches.
+	Tracer Tracer
 
 	transcripts transcripts
 
@@ -109,7 +112,11 @@ type turnKind struct {
 	decision *decision
 }
 
-func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, kind turnKind) (TurnResult, error) {
+func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text string, kind turnKind) (res TurnResult, err error) {
+	if t := s.Tracer; t != nil {
+		ctx = t.StartTurn(ctx, ws, sessionID)
+		defer func() { t.EndTurn(ctx, res, err) }()
+	}
 	st := s.acquire(sessionID)
 	defer s.release(sessionID, st)
 	st.mu.Lock()

@@ -101,8 +101,9 @@ func TestRunWorkspaceCustomAction(t *testing.T) {
 		t.Fatalf("with %s: %+v", "WETEL_OUTBOUND_ALLOW", d.Turns[0])
 	}
 
-	// Without the allowlist the loopback partner is refused: REJECTED is
-	// never retried, so each visit makes one attempt and sends nothing.
+	// Without the allowlist the loopback partner is refused before sending:
+	// UNREACHABLE (no service answered), marked refused and never retried,
+	// so each visit makes one attempt and sends nothing.
 	t.Setenv("WETEL_OUTBOUND_ALLOW", "")
 	r = wetel(t, "run", graphPath, "--workspace", wsPath, "--message", "please file my claim")
 	d = decodeRun(t, r)
@@ -113,7 +114,7 @@ func TestRunWorkspaceCustomAction(t *testing.T) {
 		t.Fatalf("trace %s", trace(run.NodeTrace))
 	}
 	row := run.NodeTrace[1]
-	if row["errorClass"] != "REJECTED" || row["retryOutcome"] != "not_retryable" || row["error"] != nil {
+	if row["errorClass"] != "UNREACHABLE" || row["retryOutcome"] != "refused" || row["error"] != nil {
 		t.Errorf("row %v", row)
 	}
 	if p.mu.Lock(); len(p.got) != 2 {

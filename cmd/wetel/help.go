@@ -88,12 +88,13 @@ messages go to a server's agent and its replies are printed as they stream.`,
 	},
 	{
 		name:     "serve",
-		synopsis: []string{"[--addr HOST:PORT] [--data DIR] [--database URL] [--log-format text|json] [--allow-host HOSTS]"},
+		synopsis: []string{"[--addr HOST:PORT] [--data DIR] [--database URL] [--log-format text|json] [--log-level LEVEL] [--allow-host HOSTS]"},
 		summary:  "Serve the GraphQL API, live events, health and metrics.",
 		about: `Serves the GraphQL API at /graphql, each session's events at
 /api/sessions/{id}/events, /healthz and /metrics. The first start creates a
 Demo workspace with a Help desk agent and prints its OWNER API key once
-(WETEL_BOOTSTRAP_API_KEY chooses it instead).`,
+(WETEL_BOOTSTRAP_API_KEY chooses it instead). OTEL_EXPORTER_OTLP_ENDPOINT
+turns on OpenTelemetry traces, exported over OTLP/HTTP.`,
 		examples: []string{"wetel serve", "wetel serve --addr 0.0.0.0:8080 --database postgres://wetel@db/wetel"},
 	},
 	{

@@ -186,7 +186,7 @@ func TestValidate(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{}, {"frobnicate"}, {"run"}, {"validate", "a", "b"}, {"run", "x.json", "--allow-host", "not a host!"},
-		{"run", "x.json", "--mock-response", "novalue"}} {
+		{"run", "x.json", "--mock-response", "novalue"}, {"serve", "--log-level", "loud"}, {"serve", "--log-level", "info+2"}} {
 		if r := wetel(t, args...); r.code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, r.code)
 		}

@@ -99,7 +99,7 @@ func build(b node.BuildInput) (node.Executor, error) {
 func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, error) {
 	actions, ok := callout.ActionsKey.Get(x.Services)
 	if !ok {
-		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no custom actions are registered here; pass --workspace FILE to wetel run")
+		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no custom actions are registered here; pass --workspace FILE to wetel run or wetel chat --graph")
 	}
 	a, err := actions.CustomAction(ctx, e.cfg.CustomActionID)
 	if err != nil {

@@ -50,7 +50,7 @@ func TestActionMissingCapabilities(t *testing.T) {
 		svc  *node.Services
 		want string
 	}{
-		{"no services", nil, `action node "submit": no custom actions are registered here; pass --workspace FILE to wetel run`},
+		{"no services", nil, `action node "submit": no custom actions are registered here; pass --workspace FILE to wetel run or wetel chat --graph`},
 		{"no actions", node.NewServices(callout.HTTPKey.With(loopback(t))), `action node "submit": no custom actions are registered here`},
 		{"unknown id", node.NewServices(callout.HTTPKey.With(loopback(t)), callout.ActionsKey.With(callout.ActionList{})), `action node "submit": custom action 41 is not registered in this workspace`},
 		{"no HTTP client", node.NewServices(callout.ActionsKey.With(callout.ActionList{41: {ID: 41, URL: "https://claims.example.com/v1"}})), `action node "submit": outbound HTTP calls are not available here`},

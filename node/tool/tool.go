@@ -92,7 +92,7 @@ func build(b node.BuildInput) (node.Executor, error) {
 func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, error) {
 	tools, ok := callout.ToolsKey.Get(x.Services)
 	if !ok {
-		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no MCP connectors are registered here; pass --workspace FILE to wetel run")
+		return node.Outcome{}, node.Unavailable(x.NodeType, x.NodeID, "no MCP connectors are registered here; pass --workspace FILE to wetel run or wetel chat --graph")
 	}
 	label := fmt.Sprintf("tool node %q", x.NodeID)
 	args, err := e.render(x.Vars)

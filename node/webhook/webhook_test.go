@@ -143,7 +143,7 @@ func TestAsyncWebhookRefusedURLFails(t *testing.T) {
 	for _, url := range []string{"http://10.1.2.3/hooks", "http://169.254.169.254/latest/meta-data/", "http://127.0.0.2:9/x"} {
 		res := run(t, hookGraph(fmt.Sprintf(`{"url":%q,"async":true}`, url)), svc, nil)
 		row := res.NodeTrace[1]
-		if trace(res) != "s:COMPLETED hook:FAILED_HANDLED sorry:COMPLETED" || row.ErrorClass != "REJECTED" || row.RetryOutcome != "not_retryable" {
+		if trace(res) != "s:COMPLETED hook:FAILED_HANDLED sorry:COMPLETED" || row.ErrorClass != "UNREACHABLE" || row.RetryOutcome != "refused" {
 			t.Errorf("%s: trace %s, row %+v", url, trace(res), row)
 		}
 	}
