@@ -90,7 +90,8 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		res = nil
 	}
 	vars := turnFacts(sess, history.items, history.users, text, task)
-	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws)}
+	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws),
+		Agent: node.Agent{ID: state.Agent.ID, Persona: state.Agent.Persona, DefaultModel: state.Agent.DefaultModel}}
 	if s.Observer != nil {
 		in.Observer = engine.ObserverFunc(func(e engine.Event) { s.Observer(ws, sessionID, e) })
 	}

@@ -1,5 +1,5 @@
 // Package workspace reads the workspace file (PLATFORM §12): custom actions,
-// MCP connectors, agents, workflows and knowledge bases declared in one YAML
+// MCP connectors, agents, workflows, knowledge bases and model providers declared in one YAML
 // or JSON document, with ${NAME} read from the environment.
 package workspace
 
@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wetel/wetel/internal/jsonpos"
+	"github.com/wetel/wetel/models"
 )
 
 // MaxFileBytes bounds a workspace file.
@@ -29,6 +30,18 @@ type File struct {
 	Agents         []Agent         `yaml:"agents" json:"agents"`
 	Workflows      []Workflow      `yaml:"workflows" json:"workflows"`
 	KnowledgeBases []KnowledgeBase `yaml:"knowledgeBases" json:"knowledgeBases"`
+	// ModelProviders, in fallback order, and the model settings (see
+	// package models): the catalog is the union of the providers' models,
+	// narrowed by AllowedModels.
+	ModelProviders []models.Provider `yaml:"modelProviders" json:"modelProviders"`
+	DefaultModel   string            `yaml:"defaultModel" json:"defaultModel"`
+	EmbeddingModel string            `yaml:"embeddingModel" json:"embeddingModel"`
+	AllowedModels  []string          `yaml:"allowedModels" json:"allowedModels"`
+}
+
+// Models returns the file's model settings.
+func (ws *File) Models() models.Config {
+	return models.Config{Providers: ws.ModelProviders, DefaultModel: ws.DefaultModel, EmbeddingModel: ws.EmbeddingModel, AllowedModels: ws.AllowedModels}
 }
 
 // CustomAction is a registered REST endpoint an action node calls by id.
@@ -169,6 +182,13 @@ func (ws *File) check() error {
 			}
 		default:
 			errs = append(errs, fmt.Errorf("%s.transport must be stdio or http", at))
+		}
+	}
+	if len(ws.ModelProviders) > 0 {
+		// Without providers of its own, the file's model settings apply to
+		// the providers the server already has, which it checks then.
+		if err := ws.Models().Check("modelProviders"); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
