@@ -328,6 +328,7 @@ type Store interface {
 	KeyStore
 	OutboundQueue
 	EventLog
+	ModelStore
 
 	Close() error
 }

@@ -100,6 +100,9 @@ const (
 	qPruneEvents
 	qLastEventSeq
 	qCountOpenWaits
+	// Model configurations (models.go).
+	qModelConfig
+	qPutModelConfig
 
 	numQueries
 )
@@ -282,4 +285,6 @@ var queries = [numQueries]string{
 	// Only the open waits are in waits_open_kind.
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
+	qModelConfig:    `SELECT version, config, updated_at FROM model_configs WHERE workspace_id = ?`,
+	qPutModelConfig: putModelConfigSQL,
 }

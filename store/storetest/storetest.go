@@ -37,6 +37,7 @@ var cases = []struct {
 	fn   func(*testing.T, *env)
 }{
 	{"Workspaces", testWorkspaces},
+	{"ModelConfig", testModelConfig},
 	{"WorkflowRoundTrip", testWorkflowRoundTrip},
 	{"SaveDraft", testSaveDraft},
 	{"Publish", testPublish},

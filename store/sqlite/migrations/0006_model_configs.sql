@@ -1,0 +1,9 @@
+-- Each workspace's language model providers and settings, one JSON
+-- document (provider API keys sealed by the caller), replaced whole under
+-- its version: read rarely (the server caches it), written by an owner.
+CREATE TABLE model_configs (
+	workspace_id INTEGER PRIMARY KEY REFERENCES workspaces (id),
+	version      INTEGER NOT NULL,
+	config       TEXT NOT NULL,
+	updated_at   INTEGER NOT NULL
+) STRICT;
