@@ -22,9 +22,9 @@ var ClientKey = node.NewKey[Chatter]("language models")
 // Chatter sends chat requests to a workspace's models. *Client is the one
 // implementation; the server wraps it per workspace.
 type Chatter interface {
+	// Chat sends r; a Request with no Model is sent to the workspace's
+	// default model.
 	Chat(ctx context.Context, r Request) (Response, error)
-	// DefaultModel is the workspace's default model, "" when none.
-	DefaultModel() string
 }
 
 // Message is one chat message.
@@ -122,8 +122,8 @@ func fallsBack(code failure.Code) bool {
 	return false
 }
 
-// Chat sends r to each provider listing r.Model, in order, until one
-// answers. A model outside the catalog, or none at all, is REJECTED before
+// Chat sends r to each provider listing r.Model (the default model when
+// empty), in order, until one answers. A model outside the catalog, or none at all, is REJECTED before
 // any request. A provider that fails with UNREACHABLE, RATE_LIMITED,
 // UPSTREAM_ERROR or TIMEOUT gives way to the next; any other failure, or a
 // stream that already published text, ends the call. The error is a
@@ -134,6 +134,9 @@ func (c *Client) Chat(ctx context.Context, r Request) (resp Response, err error)
 			c.Observe(resp, err)
 		}
 	}()
+	if r.Model == "" {
+		r.Model = c.cfg.DefaultModel
+	}
 	resp.Model = r.Model
 	if r.Model == "" {
 		return resp, &failure.Error{Code: failure.Rejected, Message: "no model to call: set the agent's default model, the node's modelOverride or the workspace's defaultModel"}

@@ -139,8 +139,11 @@ func TestAllGaveUpKeepsNoKey(t *testing.T) {
 
 func TestModelOutsideCatalogIsRejectedBeforeAnyCall(t *testing.T) {
 	f := modeltest.New(t, fixed(modeltest.Answer{Text: "x"}))
-	c := client(t, f)
-	for _, m := range []string{"gpt-5", ""} {
+	noDefault, err := models.New(models.Config{Providers: []models.Provider{{Name: "a", BaseURL: f.URL, Models: []string{"m"}}}}, modeltest.Client(t).HTTP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m, c := range map[string]*models.Client{"gpt-5": client(t, f), "": noDefault} {
 		_, err := c.Chat(context.Background(), models.Request{Model: m})
 		var fe *failure.Error
 		if !errors.As(err, &fe) || fe.Code != failure.Rejected {

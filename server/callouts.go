@@ -9,6 +9,7 @@ import (
 
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/models"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/secrets"
@@ -25,6 +26,8 @@ type callouts struct {
 	store store.Store
 	box   *secrets.Box
 	http  *outbound.Client
+
+	models *modelClients
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -54,6 +57,7 @@ func (c *callouts) services(ws int64) *node.Services {
 		callout.ActionsKey.With(wsActions{c, ws}),
 		callout.ToolsKey.With(wsTools{c, ws}),
 		callout.OutboxKey.With(wsOutbox{c, ws}),
+		models.ClientKey.With(wsModels{c.models, ws}),
 	)
 	c.svcs[ws] = s
 	return s

@@ -54,7 +54,10 @@ type Config struct {
 	RateLimits *RateLimits
 	// Registry is the node types; default node.Default.
 	Registry *node.Registry
-	Logger   *slog.Logger
+	// Getenv reads the environment (the quick start's OPENAI_BASE_URL,
+	// OPENAI_API_KEY and WETEL_DEFAULT_MODEL); default os.Getenv.
+	Getenv func(string) string
+	Logger *slog.Logger
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
 }
@@ -243,5 +246,5 @@ func (s *Server) setupCallouts() error {
 		return err
 	}
 	s.callouts = newCallouts(s.store, box, hc)
-	return nil
+	return s.setupModels()
 }

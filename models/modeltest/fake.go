@@ -177,7 +177,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a A
 		}
 	}
 	if a.Endless {
-		for r.Context().Err() == nil && send(delta("more ", nil)) {
+		more := strings.Repeat("more ", 800)
+		for r.Context().Err() == nil && send(delta(more, nil)) {
 		}
 		return
 	}

@@ -138,10 +138,7 @@ func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, err
 	}
 	model := e.cfg.ModelOverride
 	if model == "" {
-		model = x.Agent.DefaultModel
-	}
-	if model == "" {
-		model = chat.DefaultModel()
+		model = x.Agent.DefaultModel // else the workspace's default, chosen by the client
 	}
 	prompt, err := e.prompt.Render(x.Vars)
 	if err != nil {
@@ -163,8 +160,9 @@ func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, err
 	resp, err := chat.Chat(ctx, req)
 	stop()
 	x.NoteModel(report(resp))
+	model = resp.Model
 	if err != nil {
-		return node.Outcome{}, fmt.Errorf("llm node %q: model %s: %w", x.NodeID, model, err)
+		return node.Outcome{}, fmt.Errorf("llm node %q: model %q: %w", x.NodeID, model, err)
 	}
 	if e.schema == nil {
 		x.Vars[e.cfg.OutputVar] = resp.Text
@@ -176,7 +174,7 @@ func (e *executor) Execute(ctx context.Context, x *node.Exec) (node.Outcome, err
 	v, err := e.schema.parse(resp.Text)
 	if err != nil {
 		return node.Outcome{}, &failure.Error{Code: failure.InvalidData,
-			Message: fmt.Sprintf("llm node %q: model %s: the structured reply does not match outputSchema: %v", x.NodeID, model, err)}
+			Message: fmt.Sprintf("llm node %q: model %q: the structured reply does not match outputSchema: %v", x.NodeID, model, err)}
 	}
 	x.Vars[e.cfg.OutputVar] = v
 	return node.Outcome{}, nil

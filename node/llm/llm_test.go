@@ -333,7 +333,7 @@ func TestNoModelHere(t *testing.T) {
 func TestSaveRefuses(t *testing.T) {
 	spec, _ := node.Default.Lookup("llm")
 	for cfg, want := range map[string]string{
-		`{"promptTemplate":"p","outputVar":"o","knowledgeBaseId":4}`:                  "knowledgeBaseId: knowledge bases are not available yet",
+		`{"promptTemplate":"p","outputVar":"o","knowledgeBaseId":4}`:                    "knowledgeBaseId: knowledge bases are not available yet",
 		`{"promptTemplate":"p","outputVar":"o","outputSchema":{"type":"no-such-type"}}`: "outputSchema: is not a valid JSON Schema",
 		`{"promptTemplate":"p","outputVar":"o","outputSchema":{"$ref":"http://x/y"}}`:   "outputSchema: is not a valid JSON Schema",
 	} {
