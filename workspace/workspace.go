@@ -69,6 +69,9 @@ type Agent struct {
 	Name     string `yaml:"name" json:"name"`
 	Persona  string `yaml:"persona" json:"persona"`
 	Workflow string `yaml:"workflow" json:"workflow"`
+	// DefaultModel is the agent's model, from the workspace's catalog;
+	// empty leaves the workspace's defaultModel.
+	DefaultModel string `yaml:"defaultModel" json:"defaultModel"`
 }
 
 // Workflow names a graph file.
