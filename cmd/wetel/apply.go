@@ -162,8 +162,8 @@ func (a *applier) applyAgent(ctx context.Context, ag workspace.Agent, ids map[st
 	}
 	var list struct {
 		Agents []struct {
-			ID         int64
-			Name       string
+			ID           int64
+			Name         string
 			Persona      string
 			DefaultModel string
 			WorkflowID   *int64

@@ -27,7 +27,9 @@ func writeWorkspace(t *testing.T, baseURL string) string {
 // wetel run calls the workspace file's model when not in mock mode.
 func TestRunCallsTheWorkspaceModel(t *testing.T) {
 	t.Parallel()
-	fake := modeltest.New(t, func(modeltest.Request) modeltest.Answer { return modeltest.Answer{Text: "general", TokensIn: 17, TokensOut: 1} })
+	fake := modeltest.New(t, func(modeltest.Request) modeltest.Answer {
+		return modeltest.Answer{Text: "general", TokensIn: 17, TokensOut: 1}
+	})
 	ws := writeWorkspace(t, fake.URL)
 	r := wetel(t, "run", "../../examples/order-status.json", "--workspace", ws, "--allow-host", "127.0.0.1", "--message", "hello there")
 	if r.code != 0 {
