@@ -88,7 +88,9 @@ func (c *Client) call(ctx context.Context, i int, r Request) (out Response, publ
 }
 
 func chatRequest(r Request) openai.ChatCompletionRequest {
-	req := openai.ChatCompletionRequest{Model: r.Model, MaxTokens: r.MaxTokens}
+	req := openai.ChatCompletionRequest{Model: r.Model}
+	//lint:ignore SA1019 max_tokens is what every OpenAI-compatible server reads; max_completion_tokens is OpenAI's own
+	req.MaxTokens = r.MaxTokens
 	req.Messages = make([]openai.ChatCompletionMessage, len(r.Messages))
 	for i, m := range r.Messages {
 		req.Messages[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}

@@ -254,11 +254,10 @@ func (r *Resolver) modelSettings(ctx context.Context) (*ModelSettings, error) {
 func (r *Resolver) settings(cfg store.ModelConfig) *ModelSettings {
 	s := &ModelSettings{DefaultModel: cfg.DefaultModel, EmbeddingModel: cfg.EmbeddingModel, AllowedModels: orEmpty(cfg.AllowedModels)}
 	if len(cfg.Providers) == 0 && r.EnvModels != nil {
+		// The workspace's own settings wait for providers of its own.
 		s.FromEnvironment = true
 		s.Catalog = r.EnvModels.Catalog()
-		if s.DefaultModel == "" {
-			s.DefaultModel = r.EnvModels.DefaultModel
-		}
+		s.DefaultModel, s.EmbeddingModel, s.AllowedModels = r.EnvModels.DefaultModel, "", []string{}
 	} else {
 		mc := models.Config{AllowedModels: cfg.AllowedModels}
 		for _, p := range cfg.Providers {
