@@ -50,6 +50,7 @@ func TestModelProvidersOverTheAPI(t *testing.T) {
 		{`{name: "x", baseUrl: "ftp://h/v1", models: ["m"]}`, "baseUrl: must be an absolute http or https URL"},
 		{`{name: "x", baseUrl: "http://h/v1", models: ["m", "m"]}`, `models[1]: "m" is named twice`},
 		{`{name: "x", baseUrl: "http://h/v1", models: []}`, "models: must list 1 to"},
+		{`{name: "x", baseUrl: "http://169.254.169.254/v1", models: ["m"]}`, "baseUrl: "},
 	} {
 		es := wantCode(t, ts.c, "VALIDATION", `mutation { createModelProvider(input: `+tc.input+`) { id } }`, nil)
 		if !strings.Contains(es.Error(), tc.want) {

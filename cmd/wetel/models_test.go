@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/wetel/wetel/client"
 	"github.com/wetel/wetel/models/modeltest"
+	"github.com/wetel/wetel/server"
 )
 
 // writeWorkspace writes a workspace file naming the fake as its provider.
@@ -93,7 +95,7 @@ func TestApplyModels(t *testing.T) {
 		return out.String()
 	}
 	write(`modelProviders:
-  - {name: local, baseUrl: "http://127.0.0.1:11434/v1", models: [llama3.2, nomic-embed-text]}
+  - {name: local, baseUrl: "http://8.8.4.4:11434/v1", models: [llama3.2, nomic-embed-text]}
   - {name: cloud, baseUrl: "https://api.openai.example/v1", apiKey: "sk-apply-secret-0123456789", models: [gpt-4o-mini]}
 defaultModel: llama3.2
 embeddingModel: nomic-embed-text
@@ -110,7 +112,7 @@ embeddingModel: nomic-embed-text
 	// Swapping the order swaps the fallback order.
 	write(`modelProviders:
   - {name: cloud, baseUrl: "https://api.openai.example/v1", apiKey: "sk-apply-secret-0123456789", models: [gpt-4o-mini]}
-  - {name: local, baseUrl: "http://127.0.0.1:11434/v1", models: [llama3.2, nomic-embed-text]}
+  - {name: local, baseUrl: "http://8.8.4.4:11434/v1", models: [llama3.2, nomic-embed-text]}
 `)
 	apply()
 	var have struct {
@@ -127,5 +129,50 @@ embeddingModel: nomic-embed-text
 	}
 	if third := apply(); strings.TrimSpace(third) != "no changes" {
 		t.Errorf("apply after the reorder:\n%s", third)
+	}
+}
+
+// wetel chat --server prints a streamed reply as its pieces arrive, once.
+func TestChatWithServerPrintsTheStream(t *testing.T) {
+	t.Parallel()
+	fake := modeltest.New(t, func(modeltest.Request) modeltest.Answer {
+		return modeltest.Answer{Chunks: []string{"Streamed ", "from the ", "server."}}
+	})
+	const key = "wtl_chat_stream_key_0123456789ab"
+	env := map[string]string{"OPENAI_BASE_URL": fake.URL, "WETEL_DEFAULT_MODEL": "m"}
+	url := serveForTestWith(t, server.Config{BootstrapKey: key, AllowHosts: "127.0.0.1", Getenv: func(k string) string { return env[k] }})
+	c := client.New(url, key)
+	var wf struct{ CreateWorkflow struct{ ID int } }
+	graph := `{"nodes":[{"id":"s","type":"start"},{"id":"a","type":"llm","config":{"promptTemplate":"{{userMessage}}","outputVar":"r","stream":true}}],"edges":[{"id":"e","source":"s","target":"a"}]}`
+	if err := c.Do(context.Background(), `mutation($g: JSON!) { createWorkflow(input: {name: "s", graph: $g}) { id } }`, map[string]any{"g": json.RawMessage(graph)}, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Do(context.Background(), `mutation($w: Int!) { publishWorkflow(id: $w) { number } }`, map[string]any{"w": wf.CreateWorkflow.ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var agent struct{ CreateAgent struct{ ID int64 } }
+	if err := c.Do(context.Background(), `mutation($w: Int!) { createAgent(input: {name: "s", workflowId: $w}) { id } }`, map[string]any{"w": wf.CreateWorkflow.ID}, &agent); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	args := []string{"chat", "--server", url, "--key", key, "--agent", strconv.FormatInt(agent.CreateAgent.ID, 10)}
+	if code := run(context.Background(), args, strings.NewReader("hi\n\n"), &out, &errOut); code != 0 {
+		t.Fatalf("chat exited %d: %s", code, errOut.String())
+	}
+	if got := out.String(); strings.Count(got, "Streamed from the server.") != 1 {
+		t.Errorf("chat printed:\n%s", got)
+	}
+}
+
+func TestPrintEventStreams(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	var streamed strings.Builder
+	said := make(chan struct{}, 1)
+	for _, ev := range []string{`{"text":"Hel","isFinal":false}`, `{"text":"lo.","isFinal":false}`, `{"text":"Hello.","isFinal":true}`, `{"text":"Next.","isFinal":true}`} {
+		printEvent(&out, client.Event{Type: "Message", Data: json.RawMessage(ev)}, said, &streamed)
+	}
+	if got := out.String(); got != "\nHello.\n\nNext.\n" {
+		t.Errorf("printed %q", got)
 	}
 }

@@ -96,8 +96,8 @@ func (r *Resolver) createModelProvider(ctx context.Context, in ModelProviderInpu
 	var plain string
 	cfg, err := r.changeModels(ctx, "createModelProvider", func(ws int64, cfg *store.ModelConfig) error {
 		p := models.Provider{Name: in.Name, BaseURL: in.BaseURL, APIKey: deref(in.APIKey), Models: in.Models, TimeoutMs: deref(in.TimeoutMs)}
-		if err := models.CheckProvider(p); err != nil {
-			return Errorf(CodeValidation, "%v", err)
+		if err := r.checkProvider(ctx, p); err != nil {
+			return err
 		}
 		if len(cfg.Providers) >= models.MaxProviders {
 			return Errorf(CodeLimit, "a workspace has at most %d model providers", models.MaxProviders)
@@ -160,8 +160,8 @@ func (r *Resolver) updateModelProvider(ctx context.Context, id int, in UpdateMod
 		if in.APIKey != nil {
 			plain = *in.APIKey
 		}
-		if err := models.CheckProvider(models.Provider{Name: sp.Name, BaseURL: sp.BaseURL, APIKey: plain, Models: sp.Models, TimeoutMs: sp.TimeoutMs}); err != nil {
-			return Errorf(CodeValidation, "%v", err)
+		if err := r.checkProvider(ctx, models.Provider{Name: sp.Name, BaseURL: sp.BaseURL, APIKey: plain, Models: sp.Models, TimeoutMs: sp.TimeoutMs}); err != nil {
+			return err
 		}
 		if err := r.sealKey(ws, &sp, plain); err != nil {
 			return err
@@ -274,6 +274,21 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// checkProvider refuses a provider that could never be called: its
+// fields' rules, and a base URL the outbound guard refuses (a private
+// address without the operator's allowlist).
+func (r *Resolver) checkProvider(ctx context.Context, p models.Provider) error {
+	if err := models.CheckProvider(p); err != nil {
+		return Errorf(CodeValidation, "%v", err)
+	}
+	if r.CheckURL != nil {
+		if err := r.CheckURL(ctx, p.BaseURL); err != nil {
+			return Errorf(CodeValidation, "baseUrl: %v", err)
+		}
+	}
+	return nil
 }
 
 func (r *Resolver) sealKey(ws int64, p *store.ModelProvider, plain string) error {

@@ -43,6 +43,8 @@ type Resolver struct {
 	// by workspaces without providers of theirs, nil for none.
 	ModelsChanged func(ws int64)
 	EnvModels     *models.Config
+	// CheckURL refuses a provider URL the outbound guard would refuse.
+	CheckURL func(ctx context.Context, rawURL string) error
 
 	notReady notReadyWarnings
 }
