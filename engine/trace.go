@@ -48,6 +48,7 @@ type TraceDetail struct {
 	Provider  string               `json:"provider,omitempty"`
 	TokensIn  int                  `json:"tokensIn,omitempty"`
 	TokensOut int                  `json:"tokensOut,omitempty"`
+	Cost      float64              `json:"cost,omitempty"`
 	Fallbacks []node.ModelFallback `json:"fallbacks,omitempty"`
 }
 
@@ -56,7 +57,7 @@ func withModel(d *TraceDetail, m *node.ModelReport) *TraceDetail {
 	if d == nil {
 		d = &TraceDetail{}
 	}
-	d.Model, d.Provider, d.TokensIn, d.TokensOut, d.Fallbacks = m.Model, m.Provider, m.TokensIn, m.TokensOut, m.Fallbacks
+	d.Model, d.Provider, d.TokensIn, d.TokensOut, d.Cost, d.Fallbacks = m.Model, m.Provider, m.TokensIn, m.TokensOut, m.Cost, m.Fallbacks
 	return d
 }
 

@@ -61,6 +61,8 @@ type Response struct {
 	Fallbacks []Fallback
 	// Latency is the time the answering provider took.
 	Latency time.Duration
+	// Cost is the tokens' price (Config.Prices), 0 for a model without one.
+	Cost float64
 }
 
 // Fallback is one provider that could not answer: no error text, so a
@@ -83,16 +85,35 @@ type Client struct {
 	clients []*openai.Client
 	// Observe, when set, is told about each finished call (metrics).
 	Observe func(Response, error)
+	usage   Usage
+	now     func() time.Time
+}
+
+// Options are a client's surroundings; the zero value keeps usage in
+// memory and reads the real clock.
+type Options struct {
+	// Usage keeps the workspace's usage per day, for the budgets.
+	Usage Usage
+	// Now tells the time (which day's budget applies).
+	Now func() time.Time
 }
 
 // New returns a client for cfg, whose requests go through hc (the guarded
 // outbound client: a provider on a private address needs the operator's
 // allowlist). cfg must pass Check.
-func New(cfg Config, hc *http.Client) (*Client, error) {
+func New(cfg Config, hc *http.Client, opts ...Options) (*Client, error) {
 	if err := cfg.Check("modelProviders"); err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, catalog: map[string]bool{}}
+	c := &Client{cfg: cfg, catalog: map[string]bool{}, now: time.Now, usage: &MemoryUsage{}}
+	for _, o := range opts {
+		if o.Usage != nil {
+			c.usage = o.Usage
+		}
+		if o.Now != nil {
+			c.now = o.Now
+		}
+	}
 	for _, m := range cfg.Catalog() {
 		c.catalog[m] = true
 	}
@@ -144,6 +165,10 @@ func (c *Client) Chat(ctx context.Context, r Request) (resp Response, err error)
 	if !c.catalog[r.Model] {
 		return resp, &failure.Error{Code: failure.Rejected, Message: fmt.Sprintf("model %q is not allowed for this workspace: it is not in the catalog", r.Model)}
 	}
+	day := Day(c.now())
+	if err := c.checkBudget(ctx, day); err != nil {
+		return resp, err
+	}
 	var last error
 	for i, p := range c.cfg.Providers {
 		if !lists(p, r.Model) {
@@ -153,6 +178,7 @@ func (c *Client) Chat(ctx context.Context, r Request) (resp Response, err error)
 		out, published, err := c.call(ctx, i, r)
 		if err == nil {
 			out.Fallbacks, out.Provider, out.Model, out.Latency = resp.Fallbacks, p.Name, r.Model, time.Since(started)
+			c.record(ctx, day, &out)
 			return out, nil
 		}
 		err = redact(err, p)

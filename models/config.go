@@ -8,6 +8,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"strings"
 )
@@ -56,6 +57,26 @@ type Config struct {
 	EmbeddingModel string
 	// AllowedModels, when set, narrows the catalog to these models.
 	AllowedModels []string
+	// Prices are what the catalog's models cost, per million tokens; a
+	// model without one costs nothing.
+	Prices map[string]Price
+	// DailyTokenBudget and DailySpendBudget, when above 0, bound the tokens
+	// and the cost of the workspace's model calls per day (UTC): once spent,
+	// a call is REJECTED before any request until the day ends.
+	DailyTokenBudget int64
+	DailySpendBudget float64
+}
+
+// Price is what a model costs, per million tokens in the prompt (In) and in
+// the reply (Out), in the workspace's currency.
+type Price struct {
+	In  float64 `yaml:"in" json:"in"`
+	Out float64 `yaml:"out" json:"out"`
+}
+
+// Cost is the price of a call's tokens.
+func (p Price) Cost(in, out int) float64 {
+	return (float64(in)*p.In + float64(out)*p.Out) / 1e6
 }
 
 // Empty reports whether c configures no provider at all.
@@ -132,6 +153,20 @@ func (c Config) Check(at string) error {
 	}
 	if c.EmbeddingModel != "" && !c.InCatalog(c.EmbeddingModel) {
 		errs = append(errs, fmt.Errorf("embeddingModel: %q is not in the catalog", c.EmbeddingModel))
+	}
+	for m, p := range c.Prices {
+		switch {
+		case !c.InCatalog(m):
+			errs = append(errs, fmt.Errorf("modelPrices.%s: the model is not in the catalog", m))
+		case p.In < 0 || p.Out < 0 || math.IsNaN(p.In+p.Out) || math.IsInf(p.In+p.Out, 0):
+			errs = append(errs, fmt.Errorf("modelPrices.%s: prices must be 0 or more", m))
+		}
+	}
+	if c.DailyTokenBudget < 0 {
+		errs = append(errs, errors.New("dailyTokenBudget: must be 0 (none) or more"))
+	}
+	if c.DailySpendBudget < 0 || math.IsNaN(c.DailySpendBudget) || math.IsInf(c.DailySpendBudget, 0) {
+		errs = append(errs, errors.New("dailySpendBudget: must be 0 (none) or more"))
 	}
 	return errors.Join(errs...)
 }

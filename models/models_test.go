@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wetel/wetel/failure"
 	"github.com/wetel/wetel/models"
@@ -255,5 +256,55 @@ func TestStructuredRequestAndTemperatureZero(t *testing.T) {
 	}
 	if r.Temperature == nil || *r.Temperature > 1e-6 || r.MaxTokens != 7 {
 		t.Errorf("temperature %v max_tokens %d", r.Temperature, r.MaxTokens)
+	}
+}
+
+func TestDailyBudgets(t *testing.T) {
+	f := modeltest.New(t, fixed(modeltest.Answer{Text: "ok", TokensIn: 800, TokensOut: 200}))
+	day := time.Date(2026, 12, 1, 23, 0, 0, 0, time.UTC)
+	now := func() time.Time { return day }
+	base := models.Config{DefaultModel: "m", Providers: []models.Provider{{Name: "a", BaseURL: f.URL, Models: []string{"m"}}},
+		Prices: map[string]models.Price{"m": {In: 2.5, Out: 10}}}
+	t.Run("tokens", func(t *testing.T) {
+		cfg := base
+		cfg.DailyTokenBudget = 1500
+		c, err := models.New(cfg, modeltest.Client(t).HTTP(), models.Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Chat(context.Background(), models.Request{})
+		if err != nil || res.Cost != 0.004 {
+			t.Fatalf("first call: cost %v, %v", res.Cost, err)
+		}
+		if _, err := c.Chat(context.Background(), models.Request{}); err != nil {
+			t.Fatalf("second call (1000 of 1500 used before it): %v", err)
+		}
+		before := len(f.Requests())
+		_, err = c.Chat(context.Background(), models.Request{})
+		if failure.Classify(err) != failure.Rejected || !strings.Contains(err.Error(), "daily token budget of 1500 is spent (2000 used on 2026-12-01 UTC)") {
+			t.Fatalf("third call: %v", err)
+		}
+		if len(f.Requests()) != before {
+			t.Error("a request was sent over budget")
+		}
+		day = day.Add(2 * time.Hour) // the next day
+		if _, err := c.Chat(context.Background(), models.Request{}); err != nil {
+			t.Errorf("the next day: %v", err)
+		}
+	})
+	t.Run("spend", func(t *testing.T) {
+		cfg := base
+		cfg.DailySpendBudget = 0.005
+		c, _ := models.New(cfg, modeltest.Client(t).HTTP(), models.Options{Now: now})
+		_, _ = c.Chat(context.Background(), models.Request{})
+		_, _ = c.Chat(context.Background(), models.Request{})
+		if _, err := c.Chat(context.Background(), models.Request{}); failure.Classify(err) != failure.Rejected || !strings.Contains(err.Error(), "daily spend budget") {
+			t.Errorf("over the spend budget: %v", err)
+		}
+	})
+	bad := base
+	bad.Prices = map[string]models.Price{"gpt-9": {In: 1}}
+	if err := bad.Check("p"); err == nil || !strings.Contains(err.Error(), "modelPrices.gpt-9: the model is not in the catalog") {
+		t.Errorf("a price outside the catalog: %v", err)
 	}
 }

@@ -32,6 +32,8 @@ type ModelReport struct {
 	Provider  string
 	TokensIn  int
 	TokensOut int
+	// Cost is the tokens' price in the workspace's catalog; 0 without one.
+	Cost float64
 	// Fallbacks are the providers that failed before the answer (or before
 	// the call gave up), in order.
 	Fallbacks []ModelFallback

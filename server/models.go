@@ -74,7 +74,7 @@ func (m *modelClients) client(ctx context.Context, ws int64) (*models.Client, er
 		if err != nil {
 			return nil, err
 		}
-		if c, err = models.New(cfg, m.http.HTTP()); err != nil {
+		if c, err = models.New(cfg, m.http.HTTP(), models.Options{Usage: storeUsage{m.store, ws}}); err != nil {
 			return nil, err
 		}
 		c.Observe = m.observe
@@ -97,6 +97,21 @@ func (m *modelClients) changed(ws int64) {
 	m.mu.Lock()
 	delete(m.byWS, ws)
 	m.mu.Unlock()
+}
+
+// storeUsage is a workspace's model usage in the store, shared by the
+// replicas of a cluster.
+type storeUsage struct {
+	store store.Store
+	ws    int64
+}
+
+func (u storeUsage) Used(ctx context.Context, day string) (int64, float64, error) {
+	return u.store.ModelUsage(ctx, u.ws, day)
+}
+
+func (u storeUsage) Add(ctx context.Context, day string, tokens int64, cost float64) error {
+	return u.store.AddModelUsage(ctx, u.ws, day, tokens, cost)
 }
 
 // wsModels is a workspace's models.Chatter.

@@ -229,3 +229,50 @@ func TestModelFromTheEnvironment(t *testing.T) {
 		t.Errorf("requests %+v", got)
 	}
 }
+
+// Prices give each run its cost; a daily token budget, once spent, fails
+// the llm node REJECTED with a clear message, down its failure edge.
+func TestModelBudget(t *testing.T) {
+	t.Parallel()
+	fake := modeltest.New(t, func(modeltest.Request) modeltest.Answer {
+		return modeltest.Answer{Text: "fine", TokensIn: 900, TokensOut: 100}
+	})
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1", Getenv: func(string) string { return "" }})
+	do(t, ts.c, `mutation($u: String!) { createModelProvider(input: {name: "local", baseUrl: $u, models: ["m"]}) { id } }`, map[string]any{"u": fake.URL}, nil)
+	do(t, ts.c, `mutation { updateModelSettings(input: {defaultModel: "m", dailyTokenBudget: 1500, prices: [{model: "m", in: 3, out: 15}]}) { defaultModel } }`, nil, nil)
+	wantCode(t, ts.c, "VALIDATION", `mutation { updateModelSettings(input: {prices: [{model: "gpt-9", in: 1, out: 1}]}) { defaultModel } }`, nil)
+	graph := `{"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"llm","config":{"promptTemplate":"{{userMessage}}","outputVar":"reply"}},
+	 {"id":"ok","type":"response","config":{"messageTemplate":"{{reply}}"}},
+	 {"id":"sorry","type":"response","config":{"messageTemplate":"{{_lastNodeErrorCode}}: {{_lastNodeError}}"}}],
+	 "edges":[{"id":"e1","source":"start","target":"ask"},{"id":"e2","source":"ask","target":"ok","label":"success"},{"id":"e3","source":"ask","target":"sorry","label":"failure"}]}`
+	session := agentOn(t, ts, graph, "")
+	first := send(t, ts, session, "one")
+	second := send(t, ts, session, "two")
+	third := send(t, ts, session, "three")
+	if first.SendMessage.Messages[0].Text != "fine" || second.SendMessage.Messages[0].Text != "fine" {
+		t.Fatalf("within the budget: %+v %+v", first.SendMessage, second.SendMessage)
+	}
+	if got := third.SendMessage.Messages[0].Text; !strings.HasPrefix(got, "REJECTED: ") || !strings.Contains(got, "daily token budget of 1500 is spent (2000 used") {
+		t.Errorf("over the budget: %q", got)
+	}
+	if n := len(fake.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+	var run struct{ WorkflowRun struct{ Cost float64 } }
+	do(t, ts.c, `query($r: Int!) { workflowRun(id: $r) { cost } }`, map[string]any{"r": first.SendMessage.Runs[0].ID}, &run)
+	if run.WorkflowRun.Cost < 0.00419 || run.WorkflowRun.Cost > 0.00421 { // 900 × 3 + 100 × 15 per million
+		t.Errorf("run cost %v", run.WorkflowRun.Cost)
+	}
+	var s struct {
+		ModelSettings struct {
+			TokensToday int
+			SpendToday  float64
+			Prices      []struct{ Model string }
+		}
+	}
+	do(t, ts.c, `{ modelSettings { tokensToday spendToday prices { model } } }`, nil, &s)
+	if m := s.ModelSettings; m.TokensToday != 2000 || m.SpendToday < 0.0083 || len(m.Prices) != 1 {
+		t.Errorf("settings %+v", m)
+	}
+}

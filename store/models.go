@@ -32,13 +32,29 @@ type ModelConfig struct {
 	DefaultModel   string          `json:"defaultModel,omitempty"`
 	EmbeddingModel string          `json:"embeddingModel,omitempty"`
 	AllowedModels  []string        `json:"allowedModels,omitempty"`
+	// Prices per million tokens, by model, and the daily budgets (0: none).
+	Prices           map[string]ModelPrice `json:"prices,omitempty"`
+	DailyTokenBudget int64                 `json:"dailyTokenBudget,omitempty"`
+	DailySpendBudget float64               `json:"dailySpendBudget,omitempty"`
 	// Version counts the puts; 0 for a workspace that never had one.
 	Version   int64     `json:"-"`
 	UpdatedAt time.Time `json:"-"`
 }
 
-// ModelStore holds the workspaces' model configurations.
+// ModelPrice is a model's price per million tokens in and out.
+type ModelPrice struct {
+	In  float64 `json:"in"`
+	Out float64 `json:"out"`
+}
+
+// ModelStore holds the workspaces' model configurations and what their
+// model calls used per day.
 type ModelStore interface {
+	// ModelUsage returns the tokens and cost ws's model calls used on day
+	// ("2006-01-02", UTC); zeros for a day with none.
+	ModelUsage(ctx context.Context, ws int64, day string) (tokens int64, cost float64, err error)
+	// AddModelUsage adds to ws's usage of day, atomically.
+	AddModelUsage(ctx context.Context, ws int64, day string, tokens int64, cost float64) error
 	// ModelConfig reads ws's model configuration; one with Version 0 and
 	// nothing in it when ws has none.
 	ModelConfig(ctx context.Context, ws int64) (ModelConfig, error)

@@ -37,11 +37,17 @@ type File struct {
 	DefaultModel   string            `yaml:"defaultModel" json:"defaultModel"`
 	EmbeddingModel string            `yaml:"embeddingModel" json:"embeddingModel"`
 	AllowedModels  []string          `yaml:"allowedModels" json:"allowedModels"`
+	// ModelPrices are the catalog's prices per million tokens, and the
+	// daily budgets bound the workspace's model calls (0: none).
+	ModelPrices      map[string]models.Price `yaml:"modelPrices" json:"modelPrices"`
+	DailyTokenBudget int64                   `yaml:"dailyTokenBudget" json:"dailyTokenBudget"`
+	DailySpendBudget float64                 `yaml:"dailySpendBudget" json:"dailySpendBudget"`
 }
 
 // Models returns the file's model settings.
 func (ws *File) Models() models.Config {
-	return models.Config{Providers: ws.ModelProviders, DefaultModel: ws.DefaultModel, EmbeddingModel: ws.EmbeddingModel, AllowedModels: ws.AllowedModels}
+	return models.Config{Providers: ws.ModelProviders, DefaultModel: ws.DefaultModel, EmbeddingModel: ws.EmbeddingModel, AllowedModels: ws.AllowedModels,
+		Prices: ws.ModelPrices, DailyTokenBudget: ws.DailyTokenBudget, DailySpendBudget: ws.DailySpendBudget}
 }
 
 // CustomAction is a registered REST endpoint an action node calls by id.

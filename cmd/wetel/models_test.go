@@ -99,6 +99,8 @@ func TestApplyModels(t *testing.T) {
   - {name: cloud, baseUrl: "https://api.openai.example/v1", apiKey: "sk-apply-secret-0123456789", models: [gpt-4o-mini]}
 defaultModel: llama3.2
 embeddingModel: nomic-embed-text
+modelPrices: {gpt-4o-mini: {in: 0.15, out: 0.6}}
+dailyTokenBudget: 2000000
 `)
 	first := apply()
 	for _, want := range []string{`model provider "local": created`, `model provider "cloud": created`, "model settings: updated"} {

@@ -205,7 +205,7 @@ func callContext(ctx context.Context, x *node.Exec) (context.Context, func()) {
 }
 
 func report(r models.Response) *node.ModelReport {
-	rep := &node.ModelReport{Model: r.Model, Provider: r.Provider, TokensIn: r.TokensIn, TokensOut: r.TokensOut}
+	rep := &node.ModelReport{Model: r.Model, Provider: r.Provider, TokensIn: r.TokensIn, TokensOut: r.TokensOut, Cost: r.Cost}
 	for _, f := range r.Fallbacks {
 		rep.Fallbacks = append(rep.Fallbacks, node.ModelFallback(f))
 	}

@@ -124,6 +124,12 @@ type ComplexityRoot struct {
 		TurnComplete func(childComplexity int) int
 	}
 
+	ModelPrice struct {
+		In    func(childComplexity int) int
+		Model func(childComplexity int) int
+		Out   func(childComplexity int) int
+	}
+
 	ModelProvider struct {
 		APIKey    func(childComplexity int) int
 		BaseURL   func(childComplexity int) int
@@ -137,11 +143,16 @@ type ComplexityRoot struct {
 	}
 
 	ModelSettings struct {
-		AllowedModels   func(childComplexity int) int
-		Catalog         func(childComplexity int) int
-		DefaultModel    func(childComplexity int) int
-		EmbeddingModel  func(childComplexity int) int
-		FromEnvironment func(childComplexity int) int
+		AllowedModels    func(childComplexity int) int
+		Catalog          func(childComplexity int) int
+		DailySpendBudget func(childComplexity int) int
+		DailyTokenBudget func(childComplexity int) int
+		DefaultModel     func(childComplexity int) int
+		EmbeddingModel   func(childComplexity int) int
+		FromEnvironment  func(childComplexity int) int
+		Prices           func(childComplexity int) int
+		SpendToday       func(childComplexity int) int
+		TokensToday      func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -274,6 +285,7 @@ type ComplexityRoot struct {
 	}
 
 	WorkflowRun struct {
+		Cost             func(childComplexity int) int
 		Error            func(childComplexity int) int
 		ErrorCode        func(childComplexity int) int
 		FinishedAt       func(childComplexity int) int
@@ -361,6 +373,7 @@ type SubscriptionResolver interface {
 type WorkflowRunResolver interface {
 	TokensIn(ctx context.Context, obj *WorkflowRun) (int, error)
 	TokensOut(ctx context.Context, obj *WorkflowRun) (int, error)
+	Cost(ctx context.Context, obj *WorkflowRun) (float64, error)
 }
 type WorkflowVersionResolver interface {
 	Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error)
@@ -712,6 +725,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Message.TurnComplete(childComplexity), true
 
+	case "ModelPrice.in":
+		if e.ComplexityRoot.ModelPrice.In == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.In(childComplexity), true
+	case "ModelPrice.model":
+		if e.ComplexityRoot.ModelPrice.Model == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.Model(childComplexity), true
+	case "ModelPrice.out":
+		if e.ComplexityRoot.ModelPrice.Out == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.Out(childComplexity), true
+
 	case "ModelProvider.apiKey":
 		if e.ComplexityRoot.ModelProvider.APIKey == nil {
 			break
@@ -779,6 +811,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ModelSettings.Catalog(childComplexity), true
+	case "ModelSettings.dailySpendBudget":
+		if e.ComplexityRoot.ModelSettings.DailySpendBudget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.DailySpendBudget(childComplexity), true
+	case "ModelSettings.dailyTokenBudget":
+		if e.ComplexityRoot.ModelSettings.DailyTokenBudget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.DailyTokenBudget(childComplexity), true
 	case "ModelSettings.defaultModel":
 		if e.ComplexityRoot.ModelSettings.DefaultModel == nil {
 			break
@@ -797,6 +841,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ModelSettings.FromEnvironment(childComplexity), true
+	case "ModelSettings.prices":
+		if e.ComplexityRoot.ModelSettings.Prices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.Prices(childComplexity), true
+	case "ModelSettings.spendToday":
+		if e.ComplexityRoot.ModelSettings.SpendToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.SpendToday(childComplexity), true
+	case "ModelSettings.tokensToday":
+		if e.ComplexityRoot.ModelSettings.TokensToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.TokensToday(childComplexity), true
 
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
@@ -1566,6 +1628,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WorkflowDiff.Version(childComplexity), true
 
+	case "WorkflowRun.cost":
+		if e.ComplexityRoot.WorkflowRun.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkflowRun.Cost(childComplexity), true
 	case "WorkflowRun.error":
 		if e.ComplexityRoot.WorkflowRun.Error == nil {
 			break
@@ -1696,6 +1764,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CustomActionInput", ec.unmarshalInputCustomActionInput),
 			graphql.NewInputUnmarshaler("KeyValueInput", ec.unmarshalInputKeyValueInput),
 			graphql.NewInputUnmarshaler("McpConnectorInput", ec.unmarshalInputMcpConnectorInput),
+			graphql.NewInputUnmarshaler("ModelPriceInput", ec.unmarshalInputModelPriceInput),
 			graphql.NewInputUnmarshaler("ModelProviderInput", ec.unmarshalInputModelProviderInput),
 			graphql.NewInputUnmarshaler("ModelSettingsInput", ec.unmarshalInputModelSettingsInput),
 			graphql.NewInputUnmarshaler("StartSessionInput", ec.unmarshalInputStartSessionInput),
@@ -1980,6 +2049,18 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Message", field.Name)
 }
 
+func (ec *executionContext) childFields_ModelPrice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "model":
+		return ec.fieldContext_ModelPrice_model(ctx, field)
+	case "in":
+		return ec.fieldContext_ModelPrice_in(ctx, field)
+	case "out":
+		return ec.fieldContext_ModelPrice_out(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ModelPrice", field.Name)
+}
+
 func (ec *executionContext) childFields_ModelProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2016,6 +2097,16 @@ func (ec *executionContext) childFields_ModelSettings(ctx context.Context, field
 		return ec.fieldContext_ModelSettings_catalog(ctx, field)
 	case "fromEnvironment":
 		return ec.fieldContext_ModelSettings_fromEnvironment(ctx, field)
+	case "prices":
+		return ec.fieldContext_ModelSettings_prices(ctx, field)
+	case "dailyTokenBudget":
+		return ec.fieldContext_ModelSettings_dailyTokenBudget(ctx, field)
+	case "dailySpendBudget":
+		return ec.fieldContext_ModelSettings_dailySpendBudget(ctx, field)
+	case "tokensToday":
+		return ec.fieldContext_ModelSettings_tokensToday(ctx, field)
+	case "spendToday":
+		return ec.fieldContext_ModelSettings_spendToday(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ModelSettings", field.Name)
 }
@@ -2198,6 +2289,8 @@ func (ec *executionContext) childFields_WorkflowRun(ctx context.Context, field g
 		return ec.fieldContext_WorkflowRun_tokensIn(ctx, field)
 	case "tokensOut":
 		return ec.fieldContext_WorkflowRun_tokensOut(ctx, field)
+	case "cost":
+		return ec.fieldContext_WorkflowRun_cost(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WorkflowRun", field.Name)
 }
@@ -4320,6 +4413,75 @@ func (ec *executionContext) fieldContext_Message_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Message", field, false, false, "Time")
 }
 
+func (ec *executionContext) _ModelPrice_model(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_model(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Model, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelPrice_in(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_in(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.In, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_in(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ModelPrice_out(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_out(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Out, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_out(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "Float")
+}
+
 func (ec *executionContext) _ModelProvider_id(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4640,6 +4802,130 @@ func (ec *executionContext) _ModelSettings_fromEnvironment(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_ModelSettings_fromEnvironment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ModelSettings_prices(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_prices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []ModelPrice) graphql.Marshaler {
+			return ec.marshalNModelPrice2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_prices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ModelSettings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelPrice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ModelSettings_dailyTokenBudget(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_dailyTokenBudget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DailyTokenBudget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_dailyTokenBudget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelSettings_dailySpendBudget(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_dailySpendBudget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DailySpendBudget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_dailySpendBudget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ModelSettings_tokensToday(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_tokensToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TokensToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_tokensToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelSettings_spendToday(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_spendToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpendToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_spendToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Float")
 }
 
 func (ec *executionContext) _Mutation_createWorkflow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -8098,6 +8384,29 @@ func (ec *executionContext) fieldContext_WorkflowRun_tokensOut(_ context.Context
 	return graphql.NewScalarFieldContext("WorkflowRun", field, true, true, "Int")
 }
 
+func (ec *executionContext) _WorkflowRun_cost(ctx context.Context, field graphql.CollectedField, obj *WorkflowRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorkflowRun_cost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorkflowRun().Cost(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorkflowRun_cost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WorkflowRun", field, true, true, "Float")
+}
+
 func (ec *executionContext) _WorkflowVersion_workflowId(ctx context.Context, field graphql.CollectedField, obj *WorkflowVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9654,6 +9963,62 @@ func UnmarshalMcpConnectorInput(ctx context.Context, raw any) (McpConnectorInput
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputModelPriceInput(ctx context.Context, obj any) (ModelPriceInput, error) {
+	var it ModelPriceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"model", "in", "out"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "model":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("model"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Model = data
+		case "in":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("in"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.In = data
+		case "out":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("out"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Out = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalModelPriceInput unmarshals raw into the ModelPriceInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalModelPriceInput(ctx context.Context, raw any) (ModelPriceInput, error) {
+	var out ModelPriceInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ModelPriceInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputModelProviderInput(ctx context.Context, obj any) (ModelProviderInput, error) {
 	var it ModelProviderInput
 	if obj == nil {
@@ -9742,7 +10107,7 @@ func (ec *executionContext) unmarshalInputModelSettingsInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"defaultModel", "embeddingModel", "allowedModels"}
+	fieldsInOrder := [...]string{"defaultModel", "embeddingModel", "allowedModels", "prices", "dailyTokenBudget", "dailySpendBudget"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -9770,6 +10135,27 @@ func (ec *executionContext) unmarshalInputModelSettingsInput(ctx context.Context
 				return it, err
 			}
 			it.AllowedModels = data
+		case "prices":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("prices"))
+			data, err := ec.unmarshalOModelPriceInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Prices = data
+		case "dailyTokenBudget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dailyTokenBudget"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DailyTokenBudget = data
+		case "dailySpendBudget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dailySpendBudget"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DailySpendBudget = data
 		}
 	}
 	return it, nil
@@ -10615,6 +11001,49 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var modelPriceImplementors = []string{"ModelPrice"}
+
+func (ec *executionContext) _ModelPrice(ctx context.Context, sel ast.SelectionSet, obj *ModelPrice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, modelPriceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ModelPrice")
+		case "model":
+			out.Values[i] = ec._ModelPrice_model(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "in":
+			out.Values[i] = ec._ModelPrice_in(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "out":
+			out.Values[i] = ec._ModelPrice_out(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var modelProviderImplementors = []string{"ModelProvider"}
 
 func (ec *executionContext) _ModelProvider(ctx context.Context, sel ast.SelectionSet, obj *ModelProvider) graphql.Marshaler {
@@ -10721,6 +11150,31 @@ func (ec *executionContext) _ModelSettings(ctx context.Context, sel ast.Selectio
 			}
 		case "fromEnvironment":
 			out.Values[i] = ec._ModelSettings_fromEnvironment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prices":
+			out.Values[i] = ec._ModelSettings_prices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dailyTokenBudget":
+			out.Values[i] = ec._ModelSettings_dailyTokenBudget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dailySpendBudget":
+			out.Values[i] = ec._ModelSettings_dailySpendBudget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tokensToday":
+			out.Values[i] = ec._ModelSettings_tokensToday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spendToday":
+			out.Values[i] = ec._ModelSettings_spendToday(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11689,6 +12143,12 @@ func (ec *executionContext) _WorkflowRun(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._WorkflowRun_tokensOut(ctx, field, obj)
 				})
+		case "cost":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorkflowRun_cost(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12276,6 +12736,20 @@ func (ec *executionContext) marshalNDiagnostics2ᚖgithubᚗcomᚋwetelᚋwetel�
 	return ec._Diagnostics(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12388,6 +12862,31 @@ func (ec *executionContext) marshalNMessage2ᚕgithubᚗcomᚋwetelᚋwetelᚋse
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNModelPrice2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPrice(ctx context.Context, sel ast.SelectionSet, v ModelPrice) graphql.Marshaler {
+	return ec._ModelPrice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNModelPrice2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceᚄ(ctx context.Context, sel ast.SelectionSet, v []ModelPrice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNModelPrice2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPrice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNModelPriceInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInput(ctx context.Context, v any) (ModelPriceInput, error) {
+	res, err := ec.unmarshalInputModelPriceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNModelProvider2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx context.Context, sel ast.SelectionSet, v ModelProvider) graphql.Marshaler {
@@ -12961,6 +13460,23 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -13017,6 +13533,23 @@ func (ec *executionContext) marshalOMessage2ᚖgithubᚗcomᚋwetelᚋwetelᚋse
 		return graphql.Null
 	}
 	return ec._Message(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOModelPriceInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInputᚄ(ctx context.Context, v any) ([]ModelPriceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]ModelPriceInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNModelPriceInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalONotifyOnFailure2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotifyOnFailure(ctx context.Context, v any) (*NotifyOnFailure, error) {

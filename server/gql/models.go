@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wetel/wetel/models"
@@ -19,7 +20,7 @@ func ModelKeyAAD(ws, id int64) string { return fmt.Sprintf("ws:%d/modelProvider:
 // OpenModelConfig is a stored configuration as the model client takes it,
 // the API keys opened.
 func OpenModelConfig(box *secrets.Box, c store.ModelConfig) (models.Config, error) {
-	out := models.Config{DefaultModel: c.DefaultModel, EmbeddingModel: c.EmbeddingModel, AllowedModels: c.AllowedModels}
+	out := settingsOf(c)
 	for _, p := range c.Providers {
 		key, err := openKey(box, c.WorkspaceID, p)
 		if err != nil {
@@ -41,11 +42,24 @@ func openKey(box *secrets.Box, ws int64, p store.ModelProvider) (string, error) 
 	return string(key), nil
 }
 
+// settingsOf is c's settings, without its providers.
+func settingsOf(c store.ModelConfig) models.Config {
+	out := models.Config{DefaultModel: c.DefaultModel, EmbeddingModel: c.EmbeddingModel, AllowedModels: c.AllowedModels,
+		DailyTokenBudget: c.DailyTokenBudget, DailySpendBudget: c.DailySpendBudget}
+	if len(c.Prices) > 0 {
+		out.Prices = make(map[string]models.Price, len(c.Prices))
+		for m, p := range c.Prices {
+			out.Prices[m] = models.Price{In: p.In, Out: p.Out}
+		}
+	}
+	return out
+}
+
 // checkModelConfig runs the catalog rules on what would be stored. A
 // workspace without providers of its own uses the server's, so only the
 // shape of its settings is checked then.
 func checkModelConfig(c store.ModelConfig) error {
-	mc := models.Config{DefaultModel: c.DefaultModel, EmbeddingModel: c.EmbeddingModel, AllowedModels: c.AllowedModels}
+	mc := settingsOf(c)
 	for _, p := range c.Providers {
 		mc.Providers = append(mc.Providers, models.Provider{Name: p.Name, BaseURL: p.BaseURL, Models: p.Models, TimeoutMs: p.TimeoutMs})
 	}
@@ -209,12 +223,30 @@ func (r *Resolver) updateModelSettings(ctx context.Context, in ModelSettingsInpu
 			}
 			cfg.AllowedModels = in.AllowedModels
 		}
+		if in.Prices != nil {
+			if len(in.Prices) > models.MaxModels {
+				return Errorf(CodeLimit, "prices: at most %d", models.MaxModels)
+			}
+			cfg.Prices = map[string]store.ModelPrice{}
+			for i, p := range in.Prices {
+				if _, dup := cfg.Prices[p.Model]; dup {
+					return Errorf(CodeValidation, "prices[%d].model: %q is priced twice", i, p.Model)
+				}
+				cfg.Prices[p.Model] = store.ModelPrice{In: p.In, Out: p.Out}
+			}
+		}
+		if in.DailyTokenBudget != nil {
+			cfg.DailyTokenBudget = int64(*in.DailyTokenBudget)
+		}
+		if in.DailySpendBudget != nil {
+			cfg.DailySpendBudget = *in.DailySpendBudget
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return r.settings(cfg), nil
+	return r.settings(ctx, cfg), nil
 }
 
 func (r *Resolver) modelProviders(ctx context.Context) ([]ModelProvider, error) {
@@ -246,13 +278,21 @@ func (r *Resolver) modelSettings(ctx context.Context) (*ModelSettings, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.settings(cfg), nil
+	return r.settings(ctx, cfg), nil
 }
 
 // settings shows a configuration; with no providers of its own, the
 // workspace has the server's environment's catalog.
-func (r *Resolver) settings(cfg store.ModelConfig) *ModelSettings {
-	s := &ModelSettings{DefaultModel: cfg.DefaultModel, EmbeddingModel: cfg.EmbeddingModel, AllowedModels: orEmpty(cfg.AllowedModels)}
+func (r *Resolver) settings(ctx context.Context, cfg store.ModelConfig) *ModelSettings {
+	s := &ModelSettings{DefaultModel: cfg.DefaultModel, EmbeddingModel: cfg.EmbeddingModel, AllowedModels: orEmpty(cfg.AllowedModels),
+		DailyTokenBudget: int(cfg.DailyTokenBudget), DailySpendBudget: cfg.DailySpendBudget, Prices: []ModelPrice{}}
+	for m, p := range cfg.Prices {
+		s.Prices = append(s.Prices, ModelPrice{Model: m, In: p.In, Out: p.Out})
+	}
+	slices.SortFunc(s.Prices, func(a, b ModelPrice) int { return strings.Compare(a.Model, b.Model) })
+	if tokens, cost, err := r.Store.ModelUsage(ctx, cfg.WorkspaceID, models.Day(time.Now())); err == nil {
+		s.TokensToday, s.SpendToday = int(tokens), cost
+	}
 	if len(cfg.Providers) == 0 && r.EnvModels != nil {
 		// The workspace's own settings wait for providers of its own.
 		s.FromEnvironment = true
@@ -327,6 +367,21 @@ func shownProvider(cfg store.ModelConfig, id int64, plain string) (*ModelProvide
 func toModelProvider(p store.ModelProvider, pos int, plain string) ModelProvider {
 	return ModelProvider{ID: int(p.ID), Name: p.Name, BaseURL: p.BaseURL, APIKey: secrets.Mask(plain), Models: orEmpty(p.Models),
 		TimeoutMs: p.TimeoutMs, Position: pos, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+}
+
+// runCost sums the cost of a run's trace rows.
+func runCost(trace JSON) float64 {
+	var rows []struct {
+		Cost float64 `json:"cost"`
+	}
+	if json.Unmarshal([]byte(trace), &rows) != nil {
+		return 0
+	}
+	total := 0.0
+	for _, r := range rows {
+		total += r.Cost
+	}
+	return total
 }
 
 // runTokens sums the tokens of a run's trace rows.

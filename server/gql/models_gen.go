@@ -148,6 +148,20 @@ type Message struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+type ModelPrice struct {
+	Model string `json:"model"`
+	// Per million prompt tokens.
+	In float64 `json:"in"`
+	// Per million reply tokens.
+	Out float64 `json:"out"`
+}
+
+type ModelPriceInput struct {
+	Model string  `json:"model"`
+	In    float64 `json:"in"`
+	Out   float64 `json:"out"`
+}
+
 type ModelProvider struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`
@@ -186,12 +200,26 @@ type ModelSettings struct {
 	Catalog []string `json:"catalog"`
 	// True when the workspace has no provider of its own and uses the server's, from OPENAI_BASE_URL / OPENAI_API_KEY / WETEL_DEFAULT_MODEL.
 	FromEnvironment bool `json:"fromEnvironment"`
+	// Prices per million tokens, by model.
+	Prices []ModelPrice `json:"prices"`
+	// Tokens the workspace's model calls may use per day (UTC); 0 for no budget.
+	DailyTokenBudget int `json:"dailyTokenBudget"`
+	// What they may cost per day (UTC); 0 for no budget.
+	DailySpendBudget float64 `json:"dailySpendBudget"`
+	// Tokens used today (UTC), counted while a budget is set.
+	TokensToday int `json:"tokensToday"`
+	// Spent today (UTC), counted while a budget is set.
+	SpendToday float64 `json:"spendToday"`
 }
 
 type ModelSettingsInput struct {
 	DefaultModel   *string  `json:"defaultModel,omitempty"`
 	EmbeddingModel *string  `json:"embeddingModel,omitempty"`
 	AllowedModels  []string `json:"allowedModels,omitempty"`
+	// Replaces every price.
+	Prices           []ModelPriceInput `json:"prices,omitempty"`
+	DailyTokenBudget *int              `json:"dailyTokenBudget,omitempty"`
+	DailySpendBudget *float64          `json:"dailySpendBudget,omitempty"`
 }
 
 type Mutation struct {
@@ -339,6 +367,8 @@ type WorkflowRun struct {
 	TokensIn int `json:"tokensIn"`
 	// Reply tokens of the run's model calls, summed over its trace rows.
 	TokensOut int `json:"tokensOut"`
+	// What the run's model calls cost, from the catalog's prices.
+	Cost float64 `json:"cost"`
 }
 
 type WorkflowVersion struct {

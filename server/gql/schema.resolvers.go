@@ -685,6 +685,11 @@ func (r *workflowRunResolver) TokensOut(ctx context.Context, obj *WorkflowRun) (
 	return out, nil
 }
 
+// Cost is the resolver for the cost field.
+func (r *workflowRunResolver) Cost(ctx context.Context, obj *WorkflowRun) (float64, error) {
+	return runCost(obj.NodeTrace), nil
+}
+
 // Warnings is the resolver for the warnings field.
 func (r *workflowVersionResolver) Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error) {
 	return r.versionWarnings(obj)

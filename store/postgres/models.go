@@ -58,3 +58,31 @@ func (s *Store) PutModelConfig(ctx context.Context, c store.ModelConfig) (store.
 	c.Version, c.UpdatedAt = version, updated.UTC()
 	return c, nil
 }
+
+// ModelUsage returns ws's usage of day.
+func (s *Store) ModelUsage(ctx context.Context, ws int64, day string) (tokens int64, cost float64, err error) {
+	err = s.with(ctx, func(ctx context.Context, cn *pgx.Conn) error {
+		return cn.QueryRow(ctx, `SELECT tokens, cost FROM model_usage WHERE workspace_id = $1 AND day = $2`, ws, day).Scan(&tokens, &cost)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("reading the model usage of workspace %d: %w", ws, err)
+	}
+	return tokens, cost, nil
+}
+
+// AddModelUsage adds to ws's usage of day, atomically.
+func (s *Store) AddModelUsage(ctx context.Context, ws int64, day string, tokens int64, cost float64) error {
+	err := s.with(ctx, func(ctx context.Context, cn *pgx.Conn) error {
+		_, err := cn.Exec(ctx, `INSERT INTO model_usage (workspace_id, day, tokens, cost) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (workspace_id, day) DO UPDATE SET tokens = model_usage.tokens + excluded.tokens,
+				cost = model_usage.cost + excluded.cost`, ws, day, tokens, cost)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("adding to the model usage of workspace %d: %w", ws, mapErr(err))
+	}
+	return nil
+}

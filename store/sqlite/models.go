@@ -62,3 +62,40 @@ func (s *Store) PutModelConfig(ctx context.Context, c store.ModelConfig) (store.
 	c.UpdatedAt = fromMs(updated)
 	return c, nil
 }
+
+// ModelUsage returns ws's usage of day.
+func (s *Store) ModelUsage(ctx context.Context, ws int64, day string) (tokens int64, cost float64, err error) {
+	err = s.read(ctx, func(cn *conn) error {
+		v, err := cn.row(qModelUsage, ws, day)
+		if err != nil {
+			return err
+		}
+		tokens = i64(v[0])
+		switch c := v[1].(type) {
+		case float64:
+			cost = c
+		case int64:
+			cost = float64(c)
+		}
+		return nil
+	})
+	if errors.Is(err, errNoRow) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("reading the model usage of workspace %d: %w", ws, err)
+	}
+	return tokens, cost, nil
+}
+
+// AddModelUsage adds to ws's usage of day.
+func (s *Store) AddModelUsage(ctx context.Context, ws int64, day string, tokens int64, cost float64) error {
+	err := s.write(ctx, func(cn *conn) error {
+		_, err := cn.exec(qAddModelUsage, ws, day, tokens, cost)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("adding to the model usage of workspace %d: %w", ws, mapErr(err))
+	}
+	return nil
+}

@@ -103,6 +103,8 @@ const (
 	// Model configurations (models.go).
 	qModelConfig
 	qPutModelConfig
+	qModelUsage
+	qAddModelUsage
 
 	numQueries
 )
@@ -287,4 +289,7 @@ var queries = [numQueries]string{
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 	qModelConfig:    `SELECT version, config, updated_at FROM model_configs WHERE workspace_id = ?`,
 	qPutModelConfig: putModelConfigSQL,
+	qModelUsage:     `SELECT tokens, cost FROM model_usage WHERE workspace_id = ? AND day = ?`,
+	qAddModelUsage: `INSERT INTO model_usage (workspace_id, day, tokens, cost) VALUES (?1, ?2, ?3, ?4)
+		ON CONFLICT (workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens, cost = cost + excluded.cost`,
 }

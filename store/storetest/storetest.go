@@ -38,6 +38,7 @@ var cases = []struct {
 }{
 	{"Workspaces", testWorkspaces},
 	{"ModelConfig", testModelConfig},
+	{"ModelUsage", testModelUsage},
 	{"WorkflowRoundTrip", testWorkflowRoundTrip},
 	{"SaveDraft", testSaveDraft},
 	{"Publish", testPublish},

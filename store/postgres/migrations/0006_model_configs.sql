@@ -7,3 +7,13 @@ CREATE TABLE model_configs (
 	config       JSONB NOT NULL,
 	updated_at   TIMESTAMPTZ NOT NULL
 );
+
+-- What each workspace's model calls used per day (UTC), for its daily
+-- token and spend budgets; written only by workspaces that have one.
+CREATE TABLE model_usage (
+	workspace_id BIGINT NOT NULL REFERENCES workspaces (id),
+	day          TEXT NOT NULL,
+	tokens       BIGINT NOT NULL,
+	cost         DOUBLE PRECISION NOT NULL,
+	PRIMARY KEY (workspace_id, day)
+);

@@ -7,3 +7,13 @@ CREATE TABLE model_configs (
 	config       TEXT NOT NULL,
 	updated_at   INTEGER NOT NULL
 ) STRICT;
+
+-- What each workspace's model calls used per day (UTC), for its daily
+-- token and spend budgets; written only by workspaces that have one.
+CREATE TABLE model_usage (
+	workspace_id INTEGER NOT NULL REFERENCES workspaces (id),
+	day          TEXT NOT NULL,
+	tokens       INTEGER NOT NULL,
+	cost         REAL NOT NULL,
+	PRIMARY KEY (workspace_id, day)
+) STRICT, WITHOUT ROWID;
