@@ -15,6 +15,15 @@ import (
 	"github.com/wetel/wetel/server"
 )
 
+// TestMain keeps the developer's own model settings out of the tests:
+// with them, an llm node would call a real provider.
+func TestMain(m *testing.M) {
+	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "WETEL_DEFAULT_MODEL"} {
+		os.Unsetenv(k)
+	}
+	os.Exit(m.Run())
+}
+
 // writeWorkspace writes a workspace file naming the fake as its provider.
 func writeWorkspace(t *testing.T, baseURL string) string {
 	t.Helper()
