@@ -41,8 +41,9 @@ func init() {
 				"oldest dropped first), then the rendered promptTemplate as the last user message.\n\n", MaxHistoryMessages, MaxHistoryBytes>>10) +
 			"With stream: true the node also says the reply: each piece is published as it arrives (a Message event " +
 			"with isFinal false), then the whole reply as one message (isFinal true); a stream cut short fails the node " +
-			"and says nothing. The trace row carries model, provider, tokensIn, tokensOut and the fallbacks tried, never " +
-			"the prompt or the reply.",
+			"and says nothing. The trace row carries model, provider, tokensIn, tokensOut, cost and the fallbacks tried, never " +
+			"the prompt or the reply. Once the workspace's daily token or spend budget is spent the node fails REJECTED " +
+			"before any request. Providers, the catalog and budgets: docs/models.md.",
 		Routing:      node.RouteAll,
 		Mockable:     true,
 		MockOutput:   "outputVar",
