@@ -276,3 +276,48 @@ func TestModelBudget(t *testing.T) {
 		t.Errorf("settings %+v", m)
 	}
 }
+
+// A newer message interrupts a turn whose model call is streaming: the
+// call is cancelled, the run ends INTERRUPTED without its failure edge,
+// and the newer message is answered.
+func TestNewerMessageCancelsTheModelCall(t *testing.T) {
+	t.Parallel()
+	asked := make(chan struct{})
+	fake := modeltest.New(t, func(r modeltest.Request) modeltest.Answer {
+		if strings.Contains(r.Messages[len(r.Messages)-1].Content, "slow") {
+			close(asked)
+			return modeltest.Answer{Chunks: []string{"Thinking "}, Hang: true}
+		}
+		return modeltest.Answer{Text: "quick answer"}
+	})
+	ts := startServer(t, Config{AllowHosts: "127.0.0.1"})
+	do(t, ts.c, `mutation($u: String!) { createModelProvider(input: {name: "local", baseUrl: $u, models: ["m"]}) { id } }`, map[string]any{"u": fake.URL}, nil)
+	do(t, ts.c, `mutation { updateModelSettings(input: {defaultModel: "m"}) { defaultModel } }`, nil, nil)
+	graph := `{"nodes":[{"id":"start","type":"start"},
+	 {"id":"ask","type":"llm","config":{"promptTemplate":"{{userMessage}}","outputVar":"reply","stream":true}},
+	 {"id":"done","type":"response","config":{"messageTemplate":"(done)"}},
+	 {"id":"sorry","type":"response","config":{"messageTemplate":"failure edge taken"}}],
+	 "edges":[{"id":"e1","source":"start","target":"ask"},{"id":"e2","source":"ask","target":"sorry","label":"failure"},
+	  {"id":"e3","source":"ask","target":"done","label":"success"}]}`
+	session := agentOn(t, ts, graph, "")
+	first := make(chan turnOut, 1)
+	go func() { first <- send(t, ts, session, "slow question") }()
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the model was never asked")
+	}
+	second := send(t, ts, session, "never mind")
+	var slow turnOut
+	select {
+	case slow = <-first:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first turn did not end")
+	}
+	if len(slow.SendMessage.Runs) != 1 || slow.SendMessage.Runs[0].Status != "INTERRUPTED" || len(slow.SendMessage.Messages) != 0 {
+		t.Errorf("interrupted turn %+v", slow.SendMessage)
+	}
+	if len(second.SendMessage.Messages) != 2 || second.SendMessage.Messages[0].Text != "quick answer" {
+		t.Errorf("newer turn %+v", second.SendMessage)
+	}
+}
