@@ -129,9 +129,6 @@ func New(cfg Config, hc *http.Client, opts ...Options) (*Client, error) {
 // Config returns the client's configuration.
 func (c *Client) Config() Config { return c.cfg }
 
-// DefaultModel is the workspace's default model.
-func (c *Client) DefaultModel() string { return c.cfg.DefaultModel }
-
 // fallsBack lists the classes on which the next provider is tried (issue:
 // "provider fallback in order on UNREACHABLE / RATE_LIMITED /
 // UPSTREAM_ERROR / TIMEOUT").
@@ -144,8 +141,8 @@ func fallsBack(code failure.Code) bool {
 }
 
 // Chat sends r to each provider listing r.Model (the default model when
-// empty), in order, until one answers. A model outside the catalog, or none at all, is REJECTED before
-// any request. A provider that fails with UNREACHABLE, RATE_LIMITED,
+// empty), in order, until one answers. No model, a model outside the
+// catalog, or a spent daily budget is REJECTED before any request. A provider that fails with UNREACHABLE, RATE_LIMITED,
 // UPSTREAM_ERROR or TIMEOUT gives way to the next; any other failure, or a
 // stream that already published text, ends the call. The error is a
 // *failure.Error whose message never holds an API key.
