@@ -35,6 +35,9 @@ func (r *run) dispatch(ctx context.Context, i int) bool {
 			row.TraceDetail = &TraceDetail{Attempts: c.Attempts, RetryOutcome: c.Outcome}
 		}
 	}
+	if m := r.x.TakeModel(); m != nil {
+		row.TraceDetail = withModel(row.TraceDetail, m)
+	}
 	r.res.NodeTrace = append(r.res.NodeTrace, row)
 	r.emit(Event{Kind: EventNodeCompleted, NodeID: pn.id, NodeType: pn.typ, Status: vocab.TraceCompleted, Vars: r.x.Vars})
 	if p := out.Pause; p != nil {
@@ -111,6 +114,19 @@ func (r *run) failed(pn *planNode, row *TraceRow, mocked bool, err error) bool {
 		row.TraceDetail = callDetail(err, code, mocked)
 	} else {
 		row.Error = msg
+	}
+	if m := r.x.TakeModel(); m != nil {
+		row.TraceDetail = withModel(row.TraceDetail, m)
+	}
+	if r.interrupted() {
+		// Seed: "a newer message interrupting the turn" never takes a
+		// failure edge; a node whose call the interrupt cut short ends the
+		// run INTERRUPTED, as the next dispatch would have.
+		row.Status = vocab.TraceFailed
+		r.res.NodeTrace = append(r.res.NodeTrace, *row)
+		r.emit(Event{Kind: EventNodeFailed, NodeID: pn.id, NodeType: pn.typ, ErrorCode: string(code)})
+		r.res.Status = vocab.RunInterrupted
+		return false
 	}
 	handled := pn.spec.FailureEdges && len(pn.failureTo) > 0 && !node.IsFatal(err)
 	if handled {

@@ -12,7 +12,11 @@ const (
 	EventNodeCompleted EventKind = "NodeCompleted"
 	EventNodeFailed    EventKind = "NodeFailed"
 	EventMessage       EventKind = "Message"
-	EventRunFinished   EventKind = "RunFinished"
+	// EventMessageChunk is a piece of a message still being written (a
+	// streamed llm reply), published as it arrives: the API's Message
+	// event with isFinal false. The whole message follows as a Message.
+	EventMessageChunk EventKind = "MessageChunk"
+	EventRunFinished  EventKind = "RunFinished"
 )
 
 // Event is one thing a run did. Which fields are set depends on Kind.

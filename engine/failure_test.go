@@ -167,13 +167,13 @@ func TestCallNodesAreNotAvailableOffline(t *testing.T) {
 		place node.Place
 		want  string
 	}{
-		{node.Offline, `llm node "l" cannot run: llm nodes are not available offline; run in mock mode with a mockResponse or mockError on the node`},
-		{node.OnServer, `llm node "l" cannot run: llm nodes are not available on this server; run in mock mode with a mockResponse or mockError on the node`},
-		{0, `llm node "l" cannot run: llm nodes are not available here; run in mock mode`},
+		{node.Offline, `knowledge_search node "l" cannot run: knowledge_search nodes are not available offline`},
+		{node.OnServer, `knowledge_search node "l" cannot run: knowledge_search nodes are not available on this server`},
+		{0, `knowledge_search node "l" cannot run: knowledge_search nodes are not available here`},
 	} {
 		h := newHarness()
 		eng, _ := engine.New(engine.Options{Clock: h.clock, Place: tc.place})
-		doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "llm", `{"promptTemplate":"hi","outputVar":"o","mockResponse":"x"}`)}, []string{ed("e1", "s", "l", "")})
+		doc := gdoc([]string{nd("s", "start", `{}`), nd("l", "knowledge_search", `{"knowledgeBaseId":1,"queryTemplate":"q","outputVar":"o"}`)}, []string{ed("e1", "s", "l", "")})
 		res := eng.Run(context.Background(), h.compile(t, doc), engine.Input{})
 		if res.Status != vocab.RunFailed || !strings.HasPrefix(res.Error, tc.want) {
 			t.Errorf("place %v: status %s: %s", tc.place, res.Status, res.Error)

@@ -48,6 +48,8 @@ type Input struct {
 	// Services are the outside systems the run's nodes may call (HTTP,
 	// custom actions, MCP connectors, the async outbox); nil for none.
 	Services *node.Services
+	// Agent is the agent the run speaks for (persona, default model).
+	Agent node.Agent
 }
 
 // Result is what a run did.
@@ -115,7 +117,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan, in Input) *Result {
 	}
 	r.res = &Result{RunID: in.RunID, Status: vocab.RunRunning, Vars: in.Vars, StartedAt: r.started, NodeTrace: make([]TraceRow, 0, n+1)}
 	r.x = node.Exec{Vars: in.Vars, Mock: in.Mock, Clock: e.clock, Reply: r.reply, Child: in.Child || in.Depth > 0, Depth: in.Depth, Interrupt: in.Interrupt,
-		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services, Place: e.place}
+		RunID: in.RunID, Deadline: r.started.Add(e.limits.MaxDuration), Services: in.Services, Place: e.place, Agent: in.Agent}
 	r.emit(Event{Kind: EventRunStarted})
 	if len(in.Entry) == 0 {
 		r.queue = append(r.queue, p.start)
@@ -247,6 +249,14 @@ func (r *run) fail(code, msg string) {
 }
 
 func (r *run) reply(m node.Message) {
+	if m.Partial {
+		// A streamed piece: published now, never one of the run's messages.
+		if r.in.Observer != nil {
+			msg := m
+			r.in.Observer.Observe(Event{Kind: EventMessageChunk, RunID: r.in.RunID, NodeID: m.NodeID, Message: &msg})
+		}
+		return
+	}
 	r.res.Messages = append(r.res.Messages, m)
 	if r.in.Observer != nil {
 		msg := m

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/retry"
 )
 
@@ -41,6 +42,23 @@ type TraceDetail struct {
 	// Rows of a call that retried or failed.
 	Attempts     []Attempt `json:"attempts,omitempty"`
 	RetryOutcome string    `json:"retryOutcome,omitempty"`
+	// Rows of a node that called a model (llm): what answered and what it
+	// cost, never the prompt or the reply.
+	Model     string               `json:"model,omitempty"`
+	Provider  string               `json:"provider,omitempty"`
+	TokensIn  int                  `json:"tokensIn,omitempty"`
+	TokensOut int                  `json:"tokensOut,omitempty"`
+	Cost      float64              `json:"cost,omitempty"`
+	Fallbacks []node.ModelFallback `json:"fallbacks,omitempty"`
+}
+
+// withModel adds a model report to a row's detail.
+func withModel(d *TraceDetail, m *node.ModelReport) *TraceDetail {
+	if d == nil {
+		d = &TraceDetail{}
+	}
+	d.Model, d.Provider, d.TokensIn, d.TokensOut, d.Cost, d.Fallbacks = m.Model, m.Provider, m.TokensIn, m.TokensOut, m.Cost, m.Fallbacks
+	return d
 }
 
 // Attempt is one failed attempt of a call: n, errorClass, httpStatus when

@@ -13,7 +13,7 @@ import (
 func TestNodeTypeUnavailable(t *testing.T) {
 	t.Parallel()
 	g := mustDecode(t, doc([]string{n("s", "start", `{}`),
-		n("l", "llm", `{"promptTemplate":"p","outputVar":"o","mockResponse":"x"}`),
+		n("l", "sub_agent", `{"targets":[{"agentId":2}],"resultVar":"o","mockResponse":[]}`),
 		n("k", "knowledge_search", `{"knowledgeBaseId":1,"queryTemplate":"q","outputVar":"p"}`),
 		n("r", "response", `{"messageTemplate":"hi"}`)},
 		[]string{e("e1", "s", "l", ""), e("e2", "l", "k", ""), e("e3", "k", "r", "")}))
@@ -24,11 +24,10 @@ func TestNodeTypeUnavailable(t *testing.T) {
 	}{
 		{"no place", nil, nil},
 		{"on the server", []graph.Option{graph.At(node.OnServer)}, []graph.Problem{
-			{Code: graph.DiagNodeTypeUnavailable, NodeID: "l", Field: "type", Message: `Node "l": llm nodes are not available on this server, so a live run fails there; run it in mock mode, with a mockResponse or mockError on the node.`},
 			{Code: graph.DiagNodeTypeUnavailable, NodeID: "k", Field: "type", Message: `Node "k": knowledge_search nodes are not available on this server, so every run that reaches the node fails there; the type has no mock mode to stand in for it.`},
 		}},
 		{"offline", []graph.Option{graph.At(node.Offline)}, []graph.Problem{
-			{Code: graph.DiagNodeTypeUnavailable, NodeID: "l", Field: "type", Message: `Node "l": llm nodes are not available offline, so a live run fails there; run it in mock mode, with a mockResponse or mockError on the node.`},
+			{Code: graph.DiagNodeTypeUnavailable, NodeID: "l", Field: "type", Message: `Node "l": sub_agent nodes are not available offline, so a live run fails there; run it in mock mode, with a mockResponse or mockError on the node.`},
 			{Code: graph.DiagNodeTypeUnavailable, NodeID: "k", Field: "type", Message: `Node "k": knowledge_search nodes are not available offline, so every run that reaches the node fails there; the type has no mock mode to stand in for it.`},
 		}},
 	}

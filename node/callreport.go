@@ -24,3 +24,24 @@ type CallError struct {
 
 func (e *CallError) Error() string { return e.Err.Error() }
 func (e *CallError) Unwrap() error { return e.Err }
+
+// ModelReport is what a node's model call did, for its trace row: never
+// the prompt or the reply.
+type ModelReport struct {
+	Model     string
+	Provider  string
+	TokensIn  int
+	TokensOut int
+	// Cost is the tokens' price in the workspace's catalog; 0 without one.
+	Cost float64
+	// Fallbacks are the providers that failed before the answer (or before
+	// the call gave up), in order.
+	Fallbacks []ModelFallback
+}
+
+// ModelFallback is one provider that could not answer.
+type ModelFallback struct {
+	Provider   string `json:"provider"`
+	ErrorClass string `json:"errorClass"`
+	HTTPStatus int    `json:"httpStatus,omitempty"`
+}

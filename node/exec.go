@@ -63,6 +63,18 @@ type Message struct {
 	Text         string `json:"text"`
 	Mood         string `json:"mood,omitempty"`
 	TurnComplete bool   `json:"turnComplete"`
+	// Partial marks a piece of a message still being written (a streamed
+	// llm reply): published at once with isFinal false, never stored; the
+	// whole message follows with Say.
+	Partial bool `json:"-"`
+}
+
+// Agent is the agent whose workflow the run runs: its persona (the llm
+// node's system prompt) and default model. Zero for a run with no agent.
+type Agent struct {
+	ID           int64
+	Persona      string
+	DefaultModel string
 }
 
 // Exec is the run as one dispatch sees it. The engine reuses one Exec per run,
@@ -94,6 +106,11 @@ type Exec struct {
 	// Place is where the run takes place (OnServer, Offline; zero when the
 	// caller did not say), so an error can say what is missing there.
 	Place Place
+	// Agent is the agent the run speaks for.
+	Agent Agent
+	// model is the report of a model call, noted by the node that made it
+	// for the engine to put on the trace row (NoteModel).
+	model *ModelReport
 	// call is the report of a call that succeeded after retrying, noted by
 	// callout.Retry for the engine to put on the trace row. It lives here
 	// rather than in Outcome: a larger Outcome costs every dispatch of every
@@ -112,6 +129,28 @@ func (x *Exec) TakeCall() *CallReport {
 	r := x.call
 	x.call = nil
 	return r
+}
+
+// NoteModel records what a model call did (model, provider, tokens,
+// fallbacks) for the node's trace row, whether the node then succeeds or
+// fails. Any node type that calls a model may note one.
+func (x *Exec) NoteModel(r *ModelReport) { x.model = r }
+
+// TakeModel returns the model report noted during this dispatch, and
+// forgets it.
+func (x *Exec) TakeModel() *ModelReport {
+	r := x.model
+	x.model = nil
+	return r
+}
+
+// Stream publishes a piece of a reply as it is written (isFinal false).
+// The pieces are not part of the run's messages: the node says the whole
+// text with Say when it is complete.
+func (x *Exec) Stream(text string) {
+	if x.Reply != nil && text != "" {
+		x.Reply(Message{NodeID: x.NodeID, Text: text, Partial: true})
+	}
 }
 
 // Say sends a message to the user.

@@ -11,6 +11,7 @@ import (
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/clock"
 	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/models"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/node/pdfexport"
 	"github.com/wetel/wetel/node/subagent"
@@ -38,6 +39,8 @@ type callouts struct {
 	turns *turn.Service
 	// pdf renders pdf_export's documents, one at a time for the server.
 	pdf *pdfexport.Renderer
+
+	models *modelClients
 
 	mu    sync.Mutex
 	pools map[int64]*wsPool
@@ -70,6 +73,7 @@ func (c *callouts) services(ws int64) *node.Services {
 		subagent.DispatcherKey.With(childSessions{c.turns, ws}),
 		artifact.StoreKey.With(artifact.ForWorkspace(c.store, ws)),
 		pdfexport.RendererKey.With(c.pdf),
+		models.ClientKey.With(wsModels{c.models, ws}),
 	)
 	c.svcs[ws] = s
 	return s

@@ -35,6 +35,12 @@ func (s *Server) live(ws, sessionID int64, e engine.Event) {
 		payload = map[string]any{"runId": e.RunID, "nodeId": e.NodeID, "status": e.Status}
 	case engine.EventNodeFailed:
 		payload = map[string]any{"runId": e.RunID, "nodeId": e.NodeID, "errorCode": e.ErrorCode}
+	case engine.EventMessageChunk:
+		// A streamed piece goes out at once (PLATFORM §4: isFinal false);
+		// the whole message follows with the turn's end, as every message.
+		s.publish(context.Background(), ws, sessionID, string(engine.EventMessage), map[string]any{
+			"runId": e.RunID, "nodeId": e.NodeID, "text": e.Message.Text, "isFinal": false, "turnComplete": false})
+		return
 	default:
 		return
 	}

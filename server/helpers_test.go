@@ -35,6 +35,10 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(testLog{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if cfg.Getenv == nil {
+		// The developer's own OPENAI_* settings must not reach a test.
+		cfg.Getenv = func(string) string { return "" }
+	}
 	if cfg.RateLimits == nil {
 		// Tests send requests as fast as they can; the limits have tests of
 		// their own (ratelimit_test.go).

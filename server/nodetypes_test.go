@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// A graph with an llm node, which this build cannot run live.
-const llmGraph = `{"nodes":[{"id":"start","type":"start"},
- {"id":"classify","type":"llm","config":{"promptTemplate":"{{userMessage}}","outputVar":"intent"}},
+// A graph with a knowledge_search node, which this build cannot run.
+const unavailableGraph = `{"nodes":[{"id":"start","type":"start"},
+ {"id":"classify","type":"knowledge_search","config":{"knowledgeBaseId":1,"queryTemplate":"q","outputVar":"intent"}},
  {"id":"hi","type":"response","config":{"messageTemplate":"ok"}}],
  "edges":[{"id":"e1","source":"start","target":"classify"},{"id":"e2","source":"classify","target":"hi"}]}`
 
@@ -35,7 +35,7 @@ func TestNodeTypeAvailability(t *testing.T) {
 			t.Errorf("%s has no availability text", nt.Name)
 		}
 	}
-	for typ, want := range map[string]string{"action": "SERVER,OFFLINE", "await_reply": "SERVER,OFFLINE", "llm": "", "approval": "SERVER", "sub_agent": "SERVER"} {
+	for typ, want := range map[string]string{"action": "SERVER,OFFLINE", "await_reply": "SERVER,OFFLINE", "llm": "SERVER,OFFLINE", "approval": "SERVER", "sub_agent": "SERVER", "knowledge_search": ""} {
 		if runs, ok := got[typ]; !ok || runs != want {
 			t.Errorf("nodeTypes: %s runs on %q, want %q", typ, runs, want)
 		}
@@ -43,9 +43,9 @@ func TestNodeTypeAvailability(t *testing.T) {
 
 	var created struct{ CreateWorkflow struct{ ID int } }
 	do(t, ts.c, `mutation($g: JSON!) { createWorkflow(input: {name: "Classifier", graph: $g}) { id } }`,
-		map[string]any{"g": json.RawMessage(llmGraph)}, &created)
+		map[string]any{"g": json.RawMessage(unavailableGraph)}, &created)
 	wf := created.CreateWorkflow.ID
-	const want = `Node "classify": llm nodes are not available on this server, so a live run fails there; run it in mock mode, with a mockResponse or mockError on the node.`
+	const want = `Node "classify": knowledge_search nodes are not available on this server, so every run that reaches the node fails there; the type has no mock mode to stand in for it.`
 	type problem struct{ Code, Message string }
 	hasWarning := func(where string, ps []problem) {
 		t.Helper()
@@ -54,7 +54,7 @@ func TestNodeTypeAvailability(t *testing.T) {
 				return
 			}
 		}
-		t.Errorf("%s: no NODE_TYPE_UNAVAILABLE warning for the llm node: %+v", where, ps)
+		t.Errorf("%s: no NODE_TYPE_UNAVAILABLE warning for the knowledge_search node: %+v", where, ps)
 	}
 	var diag struct {
 		WorkflowDiagnostics struct {
@@ -83,7 +83,7 @@ func TestNodeTypeAvailability(t *testing.T) {
 	if len(runs.WorkflowRuns) != 1 || runs.WorkflowRuns[0].Status != "FAILED" {
 		t.Fatalf("runs %+v", runs.WorkflowRuns)
 	}
-	if msg := runs.WorkflowRuns[0].Error; !strings.Contains(msg, "llm nodes are not available on this server") || strings.Contains(msg, "offline") {
+	if msg := runs.WorkflowRuns[0].Error; !strings.Contains(msg, "knowledge_search nodes are not available on this server") || strings.Contains(msg, "offline") {
 		t.Errorf("the run's error on the server: %q", msg)
 	}
 }

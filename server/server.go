@@ -70,6 +70,9 @@ type Config struct {
 	// sends the trace context on outbound calls; nil is off (see
 	// telemetry.FromEnv). Its owner shuts it down.
 	Tracing *telemetry.Tracing
+	// Getenv reads the environment (the quick start's OPENAI_BASE_URL,
+	// OPENAI_API_KEY and WETEL_DEFAULT_MODEL); default os.Getenv.
+	Getenv func(string) string
 	Logger  *slog.Logger
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
@@ -276,5 +279,5 @@ func (s *Server) setupCallouts() error {
 	}
 	s.callouts = newCallouts(s.store, box, hc)
 	s.callouts.clock = s.clock
-	return nil
+	return s.setupModels()
 }

@@ -104,7 +104,8 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 		res = nil
 	}
 	vars := turnFacts(sess, history.items, history.users, text, task)
-	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws), Depth: kind.depth}
+	in := engine.Input{RunID: run.ID, Mock: s.Mock, Interrupt: stop, Services: s.services(ws), Depth: kind.depth,
+		Agent: node.Agent{ID: state.Agent.ID, Persona: state.Agent.Persona, DefaultModel: state.Agent.DefaultModel}}
 	if s.Tracer != nil {
 		in.Tracer = s.Tracer
 	}

@@ -35,7 +35,9 @@ type Runner struct {
 	FailureResponse string
 	Observer        engine.Observer
 	// Services are the outside systems runs may call; nil for none.
-	Services  *node.Services
+	Services *node.Services
+	// Agent is the agent the runs speak for (persona, default model).
+	Agent     node.Agent
 	lastRunID int64
 }
 
@@ -52,7 +54,7 @@ func (r *Runner) Send(ctx context.Context, s *Session, text string) Result {
 	r.lastRunID++
 	vars := facts(s.Session, s.Transcript, text, false)
 	s.Transcript = append(s.Transcript, store.Message{Role: "user", Text: text})
-	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer, Services: r.Services})
+	res := r.Engine.Run(ctx, r.Plan, engine.Input{RunID: r.lastRunID, Vars: vars, Mock: r.Mock, Observer: r.Observer, Services: r.Services, Agent: r.Agent})
 	msgs := replies(res.Messages, res.Status == vocab.RunFailed, r.FailureResponse)
 	for _, m := range msgs {
 		s.Transcript = append(s.Transcript, store.Message{Role: "assistant", Text: m.Text})

@@ -1,5 +1,5 @@
 // Package workspace reads the workspace file (PLATFORM §12): custom actions,
-// MCP connectors, agents, workflows and knowledge bases declared in one YAML
+// MCP connectors, agents, workflows, knowledge bases and model providers declared in one YAML
 // or JSON document, with ${NAME} read from the environment.
 package workspace
 
@@ -18,6 +18,7 @@ import (
 
 	"github.com/wetel/wetel/internal/jsonpos"
 	"github.com/wetel/wetel/secrets"
+	"github.com/wetel/wetel/models"
 )
 
 // MaxFileBytes bounds a workspace file.
@@ -30,6 +31,24 @@ type File struct {
 	Agents         []Agent         `yaml:"agents" json:"agents"`
 	Workflows      []Workflow      `yaml:"workflows" json:"workflows"`
 	KnowledgeBases []KnowledgeBase `yaml:"knowledgeBases" json:"knowledgeBases"`
+	// ModelProviders, in fallback order, and the model settings (see
+	// package models): the catalog is the union of the providers' models,
+	// narrowed by AllowedModels.
+	ModelProviders []models.Provider `yaml:"modelProviders" json:"modelProviders"`
+	DefaultModel   string            `yaml:"defaultModel" json:"defaultModel"`
+	EmbeddingModel string            `yaml:"embeddingModel" json:"embeddingModel"`
+	AllowedModels  []string          `yaml:"allowedModels" json:"allowedModels"`
+	// ModelPrices are the catalog's prices per million tokens, and the
+	// daily budgets bound the workspace's model calls (0: none).
+	ModelPrices      map[string]models.Price `yaml:"modelPrices" json:"modelPrices"`
+	DailyTokenBudget int64                   `yaml:"dailyTokenBudget" json:"dailyTokenBudget"`
+	DailySpendBudget float64                 `yaml:"dailySpendBudget" json:"dailySpendBudget"`
+}
+
+// Models returns the file's model settings.
+func (ws *File) Models() models.Config {
+	return models.Config{Providers: ws.ModelProviders, DefaultModel: ws.DefaultModel, EmbeddingModel: ws.EmbeddingModel, AllowedModels: ws.AllowedModels,
+		Prices: ws.ModelPrices, DailyTokenBudget: ws.DailyTokenBudget, DailySpendBudget: ws.DailySpendBudget}
 }
 
 // CustomAction is a registered REST endpoint an action node calls by id.
@@ -57,6 +76,9 @@ type Agent struct {
 	Name     string `yaml:"name" json:"name"`
 	Persona  string `yaml:"persona" json:"persona"`
 	Workflow string `yaml:"workflow" json:"workflow"`
+	// DefaultModel is the agent's model, from the workspace's catalog;
+	// empty leaves the workspace's defaultModel.
+	DefaultModel string `yaml:"defaultModel" json:"defaultModel"`
 }
 
 // Workflow names a graph file.
@@ -172,6 +194,13 @@ func (ws *File) check() error {
 			errs = appendURLCredential(errs, at, c.URL)
 		default:
 			errs = append(errs, fmt.Errorf("%s.transport must be stdio or http", at))
+		}
+	}
+	if len(ws.ModelProviders) > 0 {
+		// Without providers of its own, the file's model settings apply to
+		// the providers the server already has, which it checks then.
+		if err := ws.Models().Check("modelProviders"); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {

@@ -28,14 +28,23 @@ workflows:
   - {name: shipping, file: workflows/shipping.json, publish: true}
 knowledgeBases:
   - {name: handbook, documents: [docs/handbook/]}
+modelProviders:
+  - {name: local, baseUrl: "http://127.0.0.1:11434/v1", apiKey: "${OPENAI_API_KEY}",
+     models: [llama3.2, nomic-embed-text]}
+defaultModel: llama3.2
+embeddingModel: nomic-embed-text
 `
-	ws, err := workspace.Parse([]byte(src), env(map[string]string{"CLAIMS_TOKEN": "s3cret"}))
+	ws, err := workspace.Parse([]byte(src), env(map[string]string{"CLAIMS_TOKEN": "s3cret", "OPENAI_API_KEY": "sk-local"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, ok := ws.Action(41)
 	if !ok || a.Headers["Authorization"] != "Bearer s3cret" || a.Method != "POST" || len(ws.McpConnectors) != 2 || !ws.Workflows[0].Publish {
 		t.Fatalf("parsed %+v", ws)
+	}
+	m := ws.Models()
+	if len(m.Providers) != 1 || m.Providers[0].APIKey != "sk-local" || m.DefaultModel != "llama3.2" || len(m.Catalog()) != 2 {
+		t.Fatalf("models %+v", m)
 	}
 }
 
@@ -51,6 +60,10 @@ func TestWorkspaceErrors(t *testing.T) {
 		{"secret query value", `customActions: [{id: 1, url: "https://x.example/a?api_key=${K}"}]`, `customActions[0].url must not hold credentials (it has the query parameter "api_key")`},
 		{"connector url credential", `mcpConnectors: [{id: 1, transport: http, url: "https://x.example/mcp?token=t"}]`, `mcpConnectors[0].url must not hold credentials`},
 		{"stdio without command", `mcpConnectors: [{id: 1, transport: stdio}]`, "mcpConnectors[0].command is required for transport stdio"},
+		{"provider not http", `modelProviders: [{name: a, baseUrl: "ftp://h/v1", models: [m]}]`, "modelProviders[0].baseUrl: must be an absolute http or https URL"},
+		{"model twice", `modelProviders: [{name: a, baseUrl: "http://h/v1", models: [m, m]}]`, `modelProviders[0].models[1]: "m" is named twice`},
+		{"default outside catalog", `{modelProviders: [{name: a, baseUrl: "http://h/v1", models: [m]}], defaultModel: x}`, `defaultModel: "x" is not in the catalog`},
+		{"unknown provider field", `modelProviders: [{name: a, baseUrl: "http://h/v1", models: [m], key: k}]`, "field key not found"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,6 +79,9 @@ func (a *applier) apply(ctx context.Context, ws *workspace.File) error {
 	if err := a.applyConnectors(ctx, ws.McpConnectors); err != nil {
 		return err
 	}
+	if err := a.applyModels(ctx, ws); err != nil {
+		return err
+	}
 	var have struct{ Workflows []remoteWorkflow }
 	if err := a.c.Do(ctx, `{ workflows { id name draft publishedVersion } }`, nil, &have); err != nil {
 		return err
@@ -159,38 +162,39 @@ func (a *applier) applyAgent(ctx context.Context, ag workspace.Agent, ids map[st
 	}
 	var list struct {
 		Agents []struct {
-			ID         int64
-			Name       string
-			Persona    string
-			WorkflowID *int64
+			ID           int64
+			Name         string
+			Persona      string
+			DefaultModel string
+			WorkflowID   *int64
 		}
 	}
-	if err := a.c.Do(ctx, `{ agents { id name persona workflowId } }`, nil, &list); err != nil {
+	if err := a.c.Do(ctx, `{ agents { id name persona defaultModel workflowId } }`, nil, &list); err != nil {
 		return err
 	}
 	for _, cur := range list.Agents {
 		if cur.Name != ag.Name {
 			continue
 		}
-		if cur.Persona == ag.Persona && reflect.DeepEqual(cur.WorkflowID, wf) {
+		if cur.Persona == ag.Persona && cur.DefaultModel == ag.DefaultModel && reflect.DeepEqual(cur.WorkflowID, wf) {
 			return nil
 		}
-		vars := map[string]any{"id": cur.ID, "p": ag.Persona}
+		vars := map[string]any{"id": cur.ID, "p": ag.Persona, "m": ag.DefaultModel}
 		if wf != nil {
 			vars["w"] = *wf
 		}
-		if err := a.c.Do(ctx, `mutation($id: Int!, $p: String, $w: Int) { updateAgent(id: $id, input: {persona: $p, workflowId: $w}) { id } }`, vars, nil); err != nil {
+		if err := a.c.Do(ctx, `mutation($id: Int!, $p: String, $m: String, $w: Int) { updateAgent(id: $id, input: {persona: $p, defaultModel: $m, workflowId: $w}) { id } }`, vars, nil); err != nil {
 			return err
 		}
 		a.say("agent %q: updated", ag.Name)
 		return nil
 	}
-	vars := map[string]any{"n": ag.Name, "p": ag.Persona}
+	vars := map[string]any{"n": ag.Name, "p": ag.Persona, "m": ag.DefaultModel}
 	if wf != nil {
 		vars["w"] = *wf
 	}
 	var out struct{ CreateAgent struct{ ID int64 } }
-	if err := a.c.Do(ctx, `mutation($n: String!, $p: String, $w: Int) { createAgent(input: {name: $n, persona: $p, workflowId: $w}) { id } }`, vars, &out); err != nil {
+	if err := a.c.Do(ctx, `mutation($n: String!, $p: String, $m: String, $w: Int) { createAgent(input: {name: $n, persona: $p, defaultModel: $m, workflowId: $w}) { id } }`, vars, &out); err != nil {
 		return err
 	}
 	a.say("agent %q: created (id %d)", ag.Name, out.CreateAgent.ID)

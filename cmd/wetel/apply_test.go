@@ -96,7 +96,14 @@ func TestChatWithServer(t *testing.T) {
 // serveForTest starts a server on a loopback port for the test's length.
 func serveForTest(t *testing.T, key string) string {
 	t.Helper()
-	srv, err := server.New(context.Background(), server.Config{DataDir: t.TempDir(), BootstrapKey: key})
+	return serveForTestWith(t, server.Config{BootstrapKey: key})
+}
+
+// serveForTestWith is serveForTest with the server's configuration.
+func serveForTestWith(t *testing.T, cfg server.Config) string {
+	t.Helper()
+	cfg.DataDir = t.TempDir()
+	srv, err := server.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

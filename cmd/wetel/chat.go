@@ -27,7 +27,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	// The key's default is read after parsing, so -h never prints it.
 	key := fs.String("key", "", "the server's API key (default: WETEL_API_KEY)")
 	agentID := fs.Int64("agent", 0, "with --server: the agent to talk to (default: the first)")
-	wsPath := fs.String("workspace", "", "with --graph: the workspace file declaring custom actions and MCP connectors")
+	wsPath := fs.String("workspace", "", "with --graph: the workspace file declaring custom actions, MCP connectors and model providers")
 	var allow listFlag
 	fs.Var(&allow, "allow-host", "with --graph: a host or CIDR (with :port to open one port) outbound calls may reach although it is internal; repeatable")
 	pos, code, ok := parseCommand(fs, args, stdout)
@@ -74,6 +74,15 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 1
 		}
 	}
+	// Streamed replies are printed as they arrive; their whole message,
+	// which follows, is then not printed again.
+	var streamed strings.Builder
+	off.svc.Observer = func(_, _ int64, e engine.Event) {
+		if e.Kind == engine.EventMessageChunk && e.Message != nil {
+			fmt.Fprint(stdout, e.Message.Text)
+			streamed.WriteString(e.Message.Text)
+		}
+	}
 	fmt.Fprintf(stdout, "Session %d. Type a message; an empty line or end of input quits.\n", off.session.ID)
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
@@ -93,8 +102,15 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 1
 		}
 		for _, m := range res.Messages {
+			if rest, ok := strings.CutPrefix(streamed.String(), m.Text); ok && m.Text != "" {
+				fmt.Fprintln(stdout)
+				streamed.Reset()
+				streamed.WriteString(rest)
+				continue
+			}
 			fmt.Fprintln(stdout, m.Text)
 		}
+		streamed.Reset()
 		for _, r := range res.Runs {
 			if r.Status == "FAILED" {
 				fmt.Fprintf(stdout, "(run %d failed: %s)\n", r.ID, r.Error)

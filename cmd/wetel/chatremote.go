@@ -36,6 +36,7 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 	defer cancel()
 	said := make(chan struct{}, 16)
 	var last int64
+	var streamed strings.Builder
 	var sess struct{ Session struct{ AgentID int64 } }
 	if err := c.Do(ctx, `query($s: Int!) { session(id: $s) { id agentId } }`, map[string]any{"s": session}, &sess); err != nil {
 		fmt.Fprintf(stderr, "wetel chat: %v\n", err)
@@ -46,7 +47,7 @@ func chatRemote(ctx context.Context, o remoteChat, stdin io.Reader, stdout, stde
 		for ctx.Err() == nil {
 			// Reconnect from the last seq seen: a dropped stream misses nothing.
 			last, _ = c.Events(ctx, session, last, func(ev client.Event) bool {
-				printEvent(stdout, ev, said)
+				printEvent(stdout, ev, said, &streamed)
 				return true
 			})
 		}
@@ -133,19 +134,41 @@ func openRemoteSession(ctx context.Context, c *client.Client, o remoteChat) (int
 
 // printEvent shows the agent's messages; a question's options are part of
 // its text. TurnComplete wakes the prompt.
-func printEvent(w io.Writer, ev client.Event, said chan<- struct{}) {
+// streamed holds what was streamed and not yet matched by its whole message.
+func printEvent(w io.Writer, ev client.Event, said chan<- struct{}, streamed *strings.Builder) {
 	switch ev.Type {
 	case "Message":
-		var m struct{ Text string }
-		if json.Unmarshal(ev.Data, &m) == nil {
-			fmt.Fprintf(w, "\n%s\n", m.Text)
+		var m struct {
+			Text    string
+			IsFinal *bool
 		}
+		if json.Unmarshal(ev.Data, &m) != nil {
+			return
+		}
+		if m.IsFinal != nil && !*m.IsFinal {
+			// A streamed piece: printed as it arrives.
+			if streamed.Len() == 0 {
+				fmt.Fprint(w, "\n")
+			}
+			streamed.WriteString(m.Text)
+			fmt.Fprint(w, m.Text)
+			return
+		}
+		if rest, ok := strings.CutPrefix(streamed.String(), m.Text); ok && m.Text != "" {
+			// The whole message of what was streamed: already printed.
+			streamed.Reset()
+			streamed.WriteString(rest)
+			fmt.Fprint(w, "\n")
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n", m.Text)
 	case "NodeFailed":
 		var f struct{ NodeID, ErrorCode string }
 		if json.Unmarshal(ev.Data, &f) == nil {
 			fmt.Fprintf(w, "\n[node %s failed: %s]\n", f.NodeID, f.ErrorCode)
 		}
 	case "TurnComplete":
+		streamed.Reset()
 		select {
 		case said <- struct{}{}:
 		default:

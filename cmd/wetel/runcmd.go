@@ -74,7 +74,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var mocks []mockOverride
 	fs.Var(stepFlag{steps: &steps}, "message", "a user message; repeat for more turns of the same conversation")
 	fs.Var(stepFlag{steps: &steps, identity: true}, "identity", "sign the session in as this identity for the turns after it (\"\" signs out)")
-	wsPath := fs.String("workspace", "", "a workspace file declaring custom actions and connectors")
+	wsPath := fs.String("workspace", "", "a workspace file declaring custom actions, connectors and model providers")
 	mock := fs.Bool("mock", false, "run mockable nodes from their mockResponse / mockError")
 	dbPath := fs.String("db", "", "keep the conversation in this SQLite file between invocations")
 	sessionID := fs.Int64("session", 0, "with --db: continue this session instead of starting one")

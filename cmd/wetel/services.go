@@ -12,6 +12,7 @@ import (
 
 	"github.com/wetel/wetel/callout"
 	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/models"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/outbound"
 	"github.com/wetel/wetel/workspace"
@@ -61,6 +62,10 @@ func newOfflineServices(ctx context.Context, ws *workspace.File, allow outbound.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &offlineServices{client: client, outbox: callout.NewMemoryOutbox(client, log), log: log}
 	s.svc = node.NewServices(append(offlineArtifacts(stderr), callout.HTTPKey.With(client), callout.OutboxKey.With(s.outbox))...)
+	if err := provideModels(s.svc, ws, client, stderr); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if ws == nil {
 		return s, nil
 	}
@@ -134,4 +139,31 @@ func (s *offlineServices) Close() {
 	if s.client != nil {
 		s.client.CloseIdleConnections()
 	}
+}
+
+// provideModels gives the runs a model client: the workspace file's
+// modelProviders, else the quick start's OPENAI_BASE_URL / OPENAI_API_KEY /
+// WETEL_DEFAULT_MODEL, else none (an llm node then fails saying so, unless
+// it is mocked).
+func provideModels(svc *node.Services, ws *workspace.File, client *outbound.Client, stderr io.Writer) error {
+	var cfg models.Config
+	if ws != nil && len(ws.ModelProviders) > 0 {
+		cfg = ws.Models()
+	} else {
+		env, ok, err := models.FromEnv(os.Getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: no model from the environment: %v\n", err)
+			return nil
+		}
+		if !ok {
+			return nil
+		}
+		cfg = env
+	}
+	c, err := models.New(cfg, client.HTTP())
+	if err != nil {
+		return fmt.Errorf("workspace: %w", err)
+	}
+	models.ClientKey.Provide(svc, c)
+	return nil
 }

@@ -23,6 +23,10 @@ import (
 const envAsCLI = "WETEL_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
+	// The developer's own model settings must not reach the tests.
+	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "WETEL_DEFAULT_MODEL"} {
+		os.Unsetenv(k)
+	}
 	if os.Getenv(envAsCLI) == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

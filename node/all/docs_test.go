@@ -56,7 +56,7 @@ func TestSeventeenNodeTypes(t *testing.T) {
 		{"end_session", false, false, everywhere},
 		{"generate_artifact", false, false, mockOnly},
 		{"knowledge_search", false, false, mockOnly},
-		{"llm", true, false, mockOnly},
+		{"llm", true, false, everywhere},
 		{"pdf_export", true, false, everywhere},
 		{"response", false, false, everywhere},
 		{"router", false, false, everywhere},

@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
+	WorkflowRun() WorkflowRunResolver
 	WorkflowVersion() WorkflowVersionResolver
 }
 
@@ -133,14 +134,47 @@ type ComplexityRoot struct {
 		TurnComplete func(childComplexity int) int
 	}
 
+	ModelPrice struct {
+		In    func(childComplexity int) int
+		Model func(childComplexity int) int
+		Out   func(childComplexity int) int
+	}
+
+	ModelProvider struct {
+		APIKey    func(childComplexity int) int
+		BaseURL   func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Models    func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Position  func(childComplexity int) int
+		TimeoutMs func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	ModelSettings struct {
+		AllowedModels    func(childComplexity int) int
+		Catalog          func(childComplexity int) int
+		DailySpendBudget func(childComplexity int) int
+		DailyTokenBudget func(childComplexity int) int
+		DefaultModel     func(childComplexity int) int
+		EmbeddingModel   func(childComplexity int) int
+		FromEnvironment  func(childComplexity int) int
+		Prices           func(childComplexity int) int
+		SpendToday       func(childComplexity int) int
+		TokensToday      func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateAPIKey         func(childComplexity int, name string, role Role) int
 		CreateAgent          func(childComplexity int, input CreateAgentInput) int
 		CreateCustomAction   func(childComplexity int, input CustomActionInput) int
+		CreateModelProvider  func(childComplexity int, input ModelProviderInput) int
 		CreateWorkflow       func(childComplexity int, input CreateWorkflowInput) int
 		DecideApproval       func(childComplexity int, id int, approve bool, note *string) int
 		DeleteCustomAction   func(childComplexity int, id int) int
 		DeleteMcpConnector   func(childComplexity int, id int) int
+		DeleteModelProvider  func(childComplexity int, id int) int
 		EndSession           func(childComplexity int, sessionID int) int
 		PublishWorkflow      func(childComplexity int, id int) int
 		RegisterMcpConnector func(childComplexity int, input McpConnectorInput) int
@@ -151,6 +185,8 @@ type ComplexityRoot struct {
 		SetSessionIdentity   func(childComplexity int, sessionID int, identity *string) int
 		StartSession         func(childComplexity int, input StartSessionInput) int
 		UpdateAgent          func(childComplexity int, id int, input UpdateAgentInput) int
+		UpdateModelProvider  func(childComplexity int, id int, input UpdateModelProviderInput) int
+		UpdateModelSettings  func(childComplexity int, input ModelSettingsInput) int
 		UpdateWorkflow       func(childComplexity int, id int, input UpdateWorkflowInput) int
 	}
 
@@ -203,6 +239,8 @@ type ComplexityRoot struct {
 		McpConnectors       func(childComplexity int) int
 		Me                  func(childComplexity int) int
 		Messages            func(childComplexity int, sessionID int) int
+		ModelProviders      func(childComplexity int) int
+		ModelSettings       func(childComplexity int) int
 		NodeConfigSchema    func(childComplexity int, typeArg string) int
 		NodeTypes           func(childComplexity int) int
 		PendingApprovals    func(childComplexity int, sessionID *int) int
@@ -271,6 +309,7 @@ type ComplexityRoot struct {
 	}
 
 	WorkflowRun struct {
+		Cost             func(childComplexity int) int
 		Error            func(childComplexity int) int
 		ErrorCode        func(childComplexity int) int
 		FinishedAt       func(childComplexity int) int
@@ -280,6 +319,8 @@ type ComplexityRoot struct {
 		SessionID        func(childComplexity int) int
 		StartedAt        func(childComplexity int) int
 		Status           func(childComplexity int) int
+		TokensIn         func(childComplexity int) int
+		TokensOut        func(childComplexity int) int
 		Version          func(childComplexity int) int
 		WorkflowID       func(childComplexity int) int
 	}
@@ -321,6 +362,10 @@ type MutationResolver interface {
 	DeleteCustomAction(ctx context.Context, id int) (bool, error)
 	RegisterMcpConnector(ctx context.Context, input McpConnectorInput) (*McpConnector, error)
 	DeleteMcpConnector(ctx context.Context, id int) (bool, error)
+	CreateModelProvider(ctx context.Context, input ModelProviderInput) (*ModelProvider, error)
+	UpdateModelProvider(ctx context.Context, id int, input UpdateModelProviderInput) (*ModelProvider, error)
+	DeleteModelProvider(ctx context.Context, id int) (bool, error)
+	UpdateModelSettings(ctx context.Context, input ModelSettingsInput) (*ModelSettings, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*Me, error)
@@ -346,9 +391,16 @@ type QueryResolver interface {
 	McpConnectors(ctx context.Context) ([]McpConnector, error)
 	McpConnector(ctx context.Context, id int) (*McpConnector, error)
 	Artifact(ctx context.Context, id int) (*Artifact, error)
+	ModelProviders(ctx context.Context) ([]ModelProvider, error)
+	ModelSettings(ctx context.Context) (*ModelSettings, error)
 }
 type SubscriptionResolver interface {
 	SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error)
+}
+type WorkflowRunResolver interface {
+	TokensIn(ctx context.Context, obj *WorkflowRun) (int, error)
+	TokensOut(ctx context.Context, obj *WorkflowRun) (int, error)
+	Cost(ctx context.Context, obj *WorkflowRun) (float64, error)
 }
 type WorkflowVersionResolver interface {
 	Warnings(ctx context.Context, obj *WorkflowVersion) ([]Problem, error)
@@ -743,6 +795,141 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Message.TurnComplete(childComplexity), true
 
+	case "ModelPrice.in":
+		if e.ComplexityRoot.ModelPrice.In == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.In(childComplexity), true
+	case "ModelPrice.model":
+		if e.ComplexityRoot.ModelPrice.Model == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.Model(childComplexity), true
+	case "ModelPrice.out":
+		if e.ComplexityRoot.ModelPrice.Out == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelPrice.Out(childComplexity), true
+
+	case "ModelProvider.apiKey":
+		if e.ComplexityRoot.ModelProvider.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.APIKey(childComplexity), true
+	case "ModelProvider.baseUrl":
+		if e.ComplexityRoot.ModelProvider.BaseURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.BaseURL(childComplexity), true
+	case "ModelProvider.createdAt":
+		if e.ComplexityRoot.ModelProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.CreatedAt(childComplexity), true
+	case "ModelProvider.id":
+		if e.ComplexityRoot.ModelProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.ID(childComplexity), true
+	case "ModelProvider.models":
+		if e.ComplexityRoot.ModelProvider.Models == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.Models(childComplexity), true
+	case "ModelProvider.name":
+		if e.ComplexityRoot.ModelProvider.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.Name(childComplexity), true
+	case "ModelProvider.position":
+		if e.ComplexityRoot.ModelProvider.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.Position(childComplexity), true
+	case "ModelProvider.timeoutMs":
+		if e.ComplexityRoot.ModelProvider.TimeoutMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.TimeoutMs(childComplexity), true
+	case "ModelProvider.updatedAt":
+		if e.ComplexityRoot.ModelProvider.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelProvider.UpdatedAt(childComplexity), true
+
+	case "ModelSettings.allowedModels":
+		if e.ComplexityRoot.ModelSettings.AllowedModels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.AllowedModels(childComplexity), true
+	case "ModelSettings.catalog":
+		if e.ComplexityRoot.ModelSettings.Catalog == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.Catalog(childComplexity), true
+	case "ModelSettings.dailySpendBudget":
+		if e.ComplexityRoot.ModelSettings.DailySpendBudget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.DailySpendBudget(childComplexity), true
+	case "ModelSettings.dailyTokenBudget":
+		if e.ComplexityRoot.ModelSettings.DailyTokenBudget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.DailyTokenBudget(childComplexity), true
+	case "ModelSettings.defaultModel":
+		if e.ComplexityRoot.ModelSettings.DefaultModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.DefaultModel(childComplexity), true
+	case "ModelSettings.embeddingModel":
+		if e.ComplexityRoot.ModelSettings.EmbeddingModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.EmbeddingModel(childComplexity), true
+	case "ModelSettings.fromEnvironment":
+		if e.ComplexityRoot.ModelSettings.FromEnvironment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.FromEnvironment(childComplexity), true
+	case "ModelSettings.prices":
+		if e.ComplexityRoot.ModelSettings.Prices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.Prices(childComplexity), true
+	case "ModelSettings.spendToday":
+		if e.ComplexityRoot.ModelSettings.SpendToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.SpendToday(childComplexity), true
+	case "ModelSettings.tokensToday":
+		if e.ComplexityRoot.ModelSettings.TokensToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ModelSettings.TokensToday(childComplexity), true
+
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -776,6 +963,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCustomAction(childComplexity, args["input"].(CustomActionInput)), true
+	case "Mutation.createModelProvider":
+		if e.ComplexityRoot.Mutation.CreateModelProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createModelProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateModelProvider(childComplexity, args["input"].(ModelProviderInput)), true
 	case "Mutation.createWorkflow":
 		if e.ComplexityRoot.Mutation.CreateWorkflow == nil {
 			break
@@ -820,6 +1018,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteMcpConnector(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteModelProvider":
+		if e.ComplexityRoot.Mutation.DeleteModelProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteModelProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteModelProvider(childComplexity, args["id"].(int)), true
 	case "Mutation.endSession":
 		if e.ComplexityRoot.Mutation.EndSession == nil {
 			break
@@ -930,6 +1139,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAgent(childComplexity, args["id"].(int), args["input"].(UpdateAgentInput)), true
+	case "Mutation.updateModelProvider":
+		if e.ComplexityRoot.Mutation.UpdateModelProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateModelProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateModelProvider(childComplexity, args["id"].(int), args["input"].(UpdateModelProviderInput)), true
+	case "Mutation.updateModelSettings":
+		if e.ComplexityRoot.Mutation.UpdateModelSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateModelSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateModelSettings(childComplexity, args["input"].(ModelSettingsInput)), true
 	case "Mutation.updateWorkflow":
 		if e.ComplexityRoot.Mutation.UpdateWorkflow == nil {
 			break
@@ -1188,6 +1419,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Messages(childComplexity, args["sessionId"].(int)), true
+	case "Query.modelProviders":
+		if e.ComplexityRoot.Query.ModelProviders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ModelProviders(childComplexity), true
+	case "Query.modelSettings":
+		if e.ComplexityRoot.Query.ModelSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ModelSettings(childComplexity), true
 	case "Query.nodeConfigSchema":
 		if e.ComplexityRoot.Query.NodeConfigSchema == nil {
 			break
@@ -1537,6 +1780,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WorkflowDiff.Version(childComplexity), true
 
+	case "WorkflowRun.cost":
+		if e.ComplexityRoot.WorkflowRun.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkflowRun.Cost(childComplexity), true
 	case "WorkflowRun.error":
 		if e.ComplexityRoot.WorkflowRun.Error == nil {
 			break
@@ -1591,6 +1840,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorkflowRun.Status(childComplexity), true
+	case "WorkflowRun.tokensIn":
+		if e.ComplexityRoot.WorkflowRun.TokensIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkflowRun.TokensIn(childComplexity), true
+	case "WorkflowRun.tokensOut":
+		if e.ComplexityRoot.WorkflowRun.TokensOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkflowRun.TokensOut(childComplexity), true
 	case "WorkflowRun.version":
 		if e.ComplexityRoot.WorkflowRun.Version == nil {
 			break
@@ -1655,8 +1916,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CustomActionInput", ec.unmarshalInputCustomActionInput),
 			graphql.NewInputUnmarshaler("KeyValueInput", ec.unmarshalInputKeyValueInput),
 			graphql.NewInputUnmarshaler("McpConnectorInput", ec.unmarshalInputMcpConnectorInput),
+			graphql.NewInputUnmarshaler("ModelPriceInput", ec.unmarshalInputModelPriceInput),
+			graphql.NewInputUnmarshaler("ModelProviderInput", ec.unmarshalInputModelProviderInput),
+			graphql.NewInputUnmarshaler("ModelSettingsInput", ec.unmarshalInputModelSettingsInput),
 			graphql.NewInputUnmarshaler("StartSessionInput", ec.unmarshalInputStartSessionInput),
 			graphql.NewInputUnmarshaler("UpdateAgentInput", ec.unmarshalInputUpdateAgentInput),
+			graphql.NewInputUnmarshaler("UpdateModelProviderInput", ec.unmarshalInputUpdateModelProviderInput),
 			graphql.NewInputUnmarshaler("UpdateWorkflowInput", ec.unmarshalInputUpdateWorkflowInput),
 		)
 	}
@@ -1956,6 +2221,68 @@ func (ec *executionContext) childFields_Message(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Message", field.Name)
 }
 
+func (ec *executionContext) childFields_ModelPrice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "model":
+		return ec.fieldContext_ModelPrice_model(ctx, field)
+	case "in":
+		return ec.fieldContext_ModelPrice_in(ctx, field)
+	case "out":
+		return ec.fieldContext_ModelPrice_out(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ModelPrice", field.Name)
+}
+
+func (ec *executionContext) childFields_ModelProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ModelProvider_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ModelProvider_name(ctx, field)
+	case "baseUrl":
+		return ec.fieldContext_ModelProvider_baseUrl(ctx, field)
+	case "apiKey":
+		return ec.fieldContext_ModelProvider_apiKey(ctx, field)
+	case "models":
+		return ec.fieldContext_ModelProvider_models(ctx, field)
+	case "timeoutMs":
+		return ec.fieldContext_ModelProvider_timeoutMs(ctx, field)
+	case "position":
+		return ec.fieldContext_ModelProvider_position(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ModelProvider_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ModelProvider_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ModelProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_ModelSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "defaultModel":
+		return ec.fieldContext_ModelSettings_defaultModel(ctx, field)
+	case "embeddingModel":
+		return ec.fieldContext_ModelSettings_embeddingModel(ctx, field)
+	case "allowedModels":
+		return ec.fieldContext_ModelSettings_allowedModels(ctx, field)
+	case "catalog":
+		return ec.fieldContext_ModelSettings_catalog(ctx, field)
+	case "fromEnvironment":
+		return ec.fieldContext_ModelSettings_fromEnvironment(ctx, field)
+	case "prices":
+		return ec.fieldContext_ModelSettings_prices(ctx, field)
+	case "dailyTokenBudget":
+		return ec.fieldContext_ModelSettings_dailyTokenBudget(ctx, field)
+	case "dailySpendBudget":
+		return ec.fieldContext_ModelSettings_dailySpendBudget(ctx, field)
+	case "tokensToday":
+		return ec.fieldContext_ModelSettings_tokensToday(ctx, field)
+	case "spendToday":
+		return ec.fieldContext_ModelSettings_spendToday(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ModelSettings", field.Name)
+}
+
 func (ec *executionContext) childFields_NodeType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -2152,6 +2479,12 @@ func (ec *executionContext) childFields_WorkflowRun(ctx context.Context, field g
 		return ec.fieldContext_WorkflowRun_startedAt(ctx, field)
 	case "finishedAt":
 		return ec.fieldContext_WorkflowRun_finishedAt(ctx, field)
+	case "tokensIn":
+		return ec.fieldContext_WorkflowRun_tokensIn(ctx, field)
+	case "tokensOut":
+		return ec.fieldContext_WorkflowRun_tokensOut(ctx, field)
+	case "cost":
+		return ec.fieldContext_WorkflowRun_cost(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WorkflowRun", field.Name)
 }
@@ -2340,6 +2673,20 @@ func (ec *executionContext) field_Mutation_createCustomAction_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createModelProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ModelProviderInput, error) {
+			return ec.unmarshalNModelProviderInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createWorkflow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2399,6 +2746,20 @@ func (ec *executionContext) field_Mutation_deleteCustomAction_args(ctx context.C
 }
 
 func (ec *executionContext) field_Mutation_deleteMcpConnector_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteModelProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -2581,6 +2942,42 @@ func (ec *executionContext) field_Mutation_updateAgent_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateModelProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateModelProviderInput, error) {
+			return ec.unmarshalNUpdateModelProviderInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐUpdateModelProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateModelSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ModelSettingsInput, error) {
+			return ec.unmarshalNModelSettingsInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -4429,6 +4826,521 @@ func (ec *executionContext) fieldContext_Message_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Message", field, false, false, "Time")
 }
 
+func (ec *executionContext) _ModelPrice_model(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_model(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Model, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_model(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelPrice_in(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_in(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.In, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_in(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ModelPrice_out(ctx context.Context, field graphql.CollectedField, obj *ModelPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelPrice_out(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Out, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelPrice_out(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelPrice", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ModelProvider_id(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelProvider_name(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelProvider_baseUrl(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_baseUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_baseUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelProvider_apiKey(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelProvider_models(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_models(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Models, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_models(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelProvider_timeoutMs(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_timeoutMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeoutMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_timeoutMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelProvider_position(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ModelProvider_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ModelProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelProvider_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelProvider_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelProvider", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ModelSettings_defaultModel(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_defaultModel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_defaultModel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelSettings_embeddingModel(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_embeddingModel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmbeddingModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_embeddingModel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelSettings_allowedModels(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_allowedModels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllowedModels, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_allowedModels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelSettings_catalog(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_catalog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Catalog, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_catalog(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _ModelSettings_fromEnvironment(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_fromEnvironment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FromEnvironment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_fromEnvironment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ModelSettings_prices(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_prices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []ModelPrice) graphql.Marshaler {
+			return ec.marshalNModelPrice2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_prices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ModelSettings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelPrice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ModelSettings_dailyTokenBudget(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_dailyTokenBudget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DailyTokenBudget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_dailyTokenBudget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelSettings_dailySpendBudget(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_dailySpendBudget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DailySpendBudget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_dailySpendBudget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Float")
+}
+
+func (ec *executionContext) _ModelSettings_tokensToday(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_tokensToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TokensToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_tokensToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ModelSettings_spendToday(ctx context.Context, field graphql.CollectedField, obj *ModelSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ModelSettings_spendToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpendToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ModelSettings_spendToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ModelSettings", field, false, false, "Float")
+}
+
 func (ec *executionContext) _Mutation_createWorkflow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5215,6 +6127,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteMcpConnector(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteMcpConnector_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createModelProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createModelProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateModelProvider(ctx, fc.Args["input"].(ModelProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ModelProvider) graphql.Marshaler {
+			return ec.marshalNModelProvider2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createModelProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createModelProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateModelProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateModelProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateModelProvider(ctx, fc.Args["id"].(int), fc.Args["input"].(UpdateModelProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ModelProvider) graphql.Marshaler {
+			return ec.marshalNModelProvider2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateModelProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateModelProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteModelProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteModelProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteModelProvider(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteModelProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteModelProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateModelSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateModelSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateModelSettings(ctx, fc.Args["input"].(ModelSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ModelSettings) graphql.Marshaler {
+			return ec.marshalNModelSettings2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateModelSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateModelSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6756,6 +7844,70 @@ func (ec *executionContext) fieldContext_Query_artifact(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_modelProviders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_modelProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ModelProviders(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []ModelProvider) graphql.Marshaler {
+			return ec.marshalNModelProvider2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProviderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_modelProviders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_modelSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_modelSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ModelSettings(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ModelSettings) graphql.Marshaler {
+			return ec.marshalNModelSettings2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_modelSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ModelSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7913,6 +9065,75 @@ func (ec *executionContext) _WorkflowRun_finishedAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_WorkflowRun_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WorkflowRun", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WorkflowRun_tokensIn(ctx context.Context, field graphql.CollectedField, obj *WorkflowRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorkflowRun_tokensIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorkflowRun().TokensIn(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorkflowRun_tokensIn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WorkflowRun", field, true, true, "Int")
+}
+
+func (ec *executionContext) _WorkflowRun_tokensOut(ctx context.Context, field graphql.CollectedField, obj *WorkflowRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorkflowRun_tokensOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorkflowRun().TokensOut(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorkflowRun_tokensOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WorkflowRun", field, true, true, "Int")
+}
+
+func (ec *executionContext) _WorkflowRun_cost(ctx context.Context, field graphql.CollectedField, obj *WorkflowRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorkflowRun_cost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorkflowRun().Cost(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorkflowRun_cost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WorkflowRun", field, true, true, "Float")
 }
 
 func (ec *executionContext) _WorkflowVersion_workflowId(ctx context.Context, field graphql.CollectedField, obj *WorkflowVersion) (ret graphql.Marshaler) {
@@ -9471,6 +10692,216 @@ func UnmarshalMcpConnectorInput(ctx context.Context, raw any) (McpConnectorInput
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputModelPriceInput(ctx context.Context, obj any) (ModelPriceInput, error) {
+	var it ModelPriceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"model", "in", "out"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "model":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("model"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Model = data
+		case "in":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("in"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.In = data
+		case "out":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("out"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Out = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalModelPriceInput unmarshals raw into the ModelPriceInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalModelPriceInput(ctx context.Context, raw any) (ModelPriceInput, error) {
+	var out ModelPriceInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ModelPriceInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputModelProviderInput(ctx context.Context, obj any) (ModelProviderInput, error) {
+	var it ModelProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "baseUrl", "apiKey", "models", "timeoutMs", "position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "baseUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseUrl"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseURL = data
+		case "apiKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("apiKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.APIKey = data
+		case "models":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("models"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Models = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMs = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalModelProviderInput unmarshals raw into the ModelProviderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalModelProviderInput(ctx context.Context, raw any) (ModelProviderInput, error) {
+	var out ModelProviderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ModelProviderInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputModelSettingsInput(ctx context.Context, obj any) (ModelSettingsInput, error) {
+	var it ModelSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"defaultModel", "embeddingModel", "allowedModels", "prices", "dailyTokenBudget", "dailySpendBudget"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "defaultModel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultModel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultModel = data
+		case "embeddingModel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("embeddingModel"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmbeddingModel = data
+		case "allowedModels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("allowedModels"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AllowedModels = data
+		case "prices":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("prices"))
+			data, err := ec.unmarshalOModelPriceInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Prices = data
+		case "dailyTokenBudget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dailyTokenBudget"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DailyTokenBudget = data
+		case "dailySpendBudget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dailySpendBudget"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DailySpendBudget = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalModelSettingsInput unmarshals raw into the ModelSettingsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalModelSettingsInput(ctx context.Context, raw any) (ModelSettingsInput, error) {
+	var out ModelSettingsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ModelSettingsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputStartSessionInput(ctx context.Context, obj any) (StartSessionInput, error) {
 	var it StartSessionInput
 	if obj == nil {
@@ -9594,6 +11025,83 @@ func (ec *executionContext) unmarshalInputUpdateAgentInput(ctx context.Context, 
 func UnmarshalUpdateAgentInput(ctx context.Context, raw any) (UpdateAgentInput, error) {
 	var out UpdateAgentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateAgentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateModelProviderInput(ctx context.Context, obj any) (UpdateModelProviderInput, error) {
+	var it UpdateModelProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "baseUrl", "apiKey", "models", "timeoutMs", "position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "baseUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseURL = data
+		case "apiKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("apiKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.APIKey = data
+		case "models":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("models"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Models = data
+		case "timeoutMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeoutMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeoutMs = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateModelProviderInput unmarshals raw into the UpdateModelProviderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateModelProviderInput(ctx context.Context, raw any) (UpdateModelProviderInput, error) {
+	var out UpdateModelProviderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateModelProviderInput", raw, &out)
 	return out, err
 }
 
@@ -10285,6 +11793,200 @@ func (ec *executionContext) _Message(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var modelPriceImplementors = []string{"ModelPrice"}
+
+func (ec *executionContext) _ModelPrice(ctx context.Context, sel ast.SelectionSet, obj *ModelPrice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, modelPriceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ModelPrice")
+		case "model":
+			out.Values[i] = ec._ModelPrice_model(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "in":
+			out.Values[i] = ec._ModelPrice_in(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "out":
+			out.Values[i] = ec._ModelPrice_out(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var modelProviderImplementors = []string{"ModelProvider"}
+
+func (ec *executionContext) _ModelProvider(ctx context.Context, sel ast.SelectionSet, obj *ModelProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, modelProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ModelProvider")
+		case "id":
+			out.Values[i] = ec._ModelProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ModelProvider_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseUrl":
+			out.Values[i] = ec._ModelProvider_baseUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiKey":
+			out.Values[i] = ec._ModelProvider_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "models":
+			out.Values[i] = ec._ModelProvider_models(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timeoutMs":
+			out.Values[i] = ec._ModelProvider_timeoutMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._ModelProvider_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ModelProvider_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ModelProvider_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var modelSettingsImplementors = []string{"ModelSettings"}
+
+func (ec *executionContext) _ModelSettings(ctx context.Context, sel ast.SelectionSet, obj *ModelSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, modelSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ModelSettings")
+		case "defaultModel":
+			out.Values[i] = ec._ModelSettings_defaultModel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "embeddingModel":
+			out.Values[i] = ec._ModelSettings_embeddingModel(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allowedModels":
+			out.Values[i] = ec._ModelSettings_allowedModels(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "catalog":
+			out.Values[i] = ec._ModelSettings_catalog(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fromEnvironment":
+			out.Values[i] = ec._ModelSettings_fromEnvironment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prices":
+			out.Values[i] = ec._ModelSettings_prices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dailyTokenBudget":
+			out.Values[i] = ec._ModelSettings_dailyTokenBudget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dailySpendBudget":
+			out.Values[i] = ec._ModelSettings_dailySpendBudget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tokensToday":
+			out.Values[i] = ec._ModelSettings_tokensToday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spendToday":
+			out.Values[i] = ec._ModelSettings_spendToday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -10426,6 +12128,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteMcpConnector":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMcpConnector(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createModelProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createModelProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateModelProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateModelProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteModelProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteModelProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateModelSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateModelSettings(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10846,6 +12576,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_artifact(ctx, field)
 				})
+		case "modelProviders":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_modelProviders(ctx, field)
+				})
+		case "modelSettings":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_modelSettings(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -11216,58 +12958,76 @@ func (ec *executionContext) _WorkflowRun(ctx context.Context, sel ast.SelectionS
 		case "id":
 			out.Values[i] = ec._WorkflowRun_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "sessionId":
 			out.Values[i] = ec._WorkflowRun_sessionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "workflowId":
 			out.Values[i] = ec._WorkflowRun_workflowId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "version":
 			out.Values[i] = ec._WorkflowRun_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._WorkflowRun_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "resumedFromRunId":
 			out.Values[i] = ec._WorkflowRun_resumedFromRunId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "nodeTrace":
 			out.Values[i] = ec._WorkflowRun_nodeTrace(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "error":
 			out.Values[i] = ec._WorkflowRun_error(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "errorCode":
 			out.Values[i] = ec._WorkflowRun_errorCode(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "startedAt":
 			out.Values[i] = ec._WorkflowRun_startedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "finishedAt":
 			out.Values[i] = ec._WorkflowRun_finishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tokensIn":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorkflowRun_tokensIn(ctx, field, obj)
+				})
+		case "tokensOut":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorkflowRun_tokensOut(ctx, field, obj)
+				})
+		case "cost":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorkflowRun_cost(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11863,6 +13623,20 @@ func (ec *executionContext) marshalNDiagnostics2ᚖgithubᚗcomᚋwetelᚋwetel�
 	return ec._Diagnostics(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -11975,6 +13749,77 @@ func (ec *executionContext) marshalNMessage2ᚕgithubᚗcomᚋwetelᚋwetelᚋse
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNModelPrice2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPrice(ctx context.Context, sel ast.SelectionSet, v ModelPrice) graphql.Marshaler {
+	return ec._ModelPrice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNModelPrice2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceᚄ(ctx context.Context, sel ast.SelectionSet, v []ModelPrice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNModelPrice2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPrice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNModelPriceInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInput(ctx context.Context, v any) (ModelPriceInput, error) {
+	res, err := ec.unmarshalInputModelPriceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNModelProvider2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx context.Context, sel ast.SelectionSet, v ModelProvider) graphql.Marshaler {
+	return ec._ModelProvider(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNModelProvider2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []ModelProvider) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNModelProvider2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNModelProvider2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProvider(ctx context.Context, sel ast.SelectionSet, v *ModelProvider) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ModelProvider!")
+		return graphql.Null
+	}
+	return ec._ModelProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNModelProviderInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelProviderInput(ctx context.Context, v any) (ModelProviderInput, error) {
+	res, err := ec.unmarshalInputModelProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNModelSettings2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelSettings(ctx context.Context, sel ast.SelectionSet, v *ModelSettings) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ModelSettings!")
+		return graphql.Null
+	}
+	return ec._ModelSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNModelSettingsInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelSettingsInput(ctx context.Context, v any) (ModelSettingsInput, error) {
+	res, err := ec.unmarshalInputModelSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNNodePlace2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodePlace(ctx context.Context, v any) (NodePlace, error) {
@@ -12248,6 +14093,11 @@ func (ec *executionContext) unmarshalNUpdateAgentInput2githubᚗcomᚋwetelᚋwe
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateModelProviderInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐUpdateModelProviderInput(ctx context.Context, v any) (UpdateModelProviderInput, error) {
+	res, err := ec.unmarshalInputUpdateModelProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateWorkflowInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐUpdateWorkflowInput(ctx context.Context, v any) (UpdateWorkflowInput, error) {
 	res, err := ec.unmarshalInputUpdateWorkflowInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12517,6 +14367,23 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -12573,6 +14440,23 @@ func (ec *executionContext) marshalOMessage2ᚖgithubᚗcomᚋwetelᚋwetelᚋse
 		return graphql.Null
 	}
 	return ec._Message(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOModelPriceInput2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInputᚄ(ctx context.Context, v any) ([]ModelPriceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]ModelPriceInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNModelPriceInput2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐModelPriceInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalONotifyOnFailure2ᚖgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotifyOnFailure(ctx context.Context, v any) (*NotifyOnFailure, error) {

@@ -162,6 +162,80 @@ type Message struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+type ModelPrice struct {
+	Model string `json:"model"`
+	// Per million prompt tokens.
+	In float64 `json:"in"`
+	// Per million reply tokens.
+	Out float64 `json:"out"`
+}
+
+type ModelPriceInput struct {
+	Model string  `json:"model"`
+	In    float64 `json:"in"`
+	Out   float64 `json:"out"`
+}
+
+type ModelProvider struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	// The API root, ending before /chat/completions (http://127.0.0.1:11434/v1).
+	BaseURL string `json:"baseUrl"`
+	// The API key, masked; empty when none is sent.
+	APIKey string `json:"apiKey"`
+	// The models sent to this provider.
+	Models []string `json:"models"`
+	// Timeout of one request in ms; 0 is the default (120000).
+	TimeoutMs int `json:"timeoutMs"`
+	// Its place in the fallback order, from 0.
+	Position  int       `json:"position"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+type ModelProviderInput struct {
+	Name      string   `json:"name"`
+	BaseURL   string   `json:"baseUrl"`
+	APIKey    *string  `json:"apiKey,omitempty"`
+	Models    []string `json:"models"`
+	TimeoutMs *int     `json:"timeoutMs,omitempty"`
+	// Where in the fallback order, from 0; last when left out.
+	Position *int `json:"position,omitempty"`
+}
+
+type ModelSettings struct {
+	// For agents without a default model, and runs with no agent.
+	DefaultModel string `json:"defaultModel"`
+	// For knowledge bases (embeddings).
+	EmbeddingModel string `json:"embeddingModel"`
+	// Narrows the catalog when not empty.
+	AllowedModels []string `json:"allowedModels"`
+	// The models the workspace may use: the providers' models, narrowed by allowedModels.
+	Catalog []string `json:"catalog"`
+	// True when the workspace has no provider of its own and uses the server's, from OPENAI_BASE_URL / OPENAI_API_KEY / WETEL_DEFAULT_MODEL.
+	FromEnvironment bool `json:"fromEnvironment"`
+	// Prices per million tokens, by model.
+	Prices []ModelPrice `json:"prices"`
+	// Tokens the workspace's model calls may use per day (UTC); 0 for no budget.
+	DailyTokenBudget int `json:"dailyTokenBudget"`
+	// What they may cost per day (UTC); 0 for no budget.
+	DailySpendBudget float64 `json:"dailySpendBudget"`
+	// Tokens used today (UTC), counted while a budget is set.
+	TokensToday int `json:"tokensToday"`
+	// Spent today (UTC), counted while a budget is set.
+	SpendToday float64 `json:"spendToday"`
+}
+
+type ModelSettingsInput struct {
+	DefaultModel   *string  `json:"defaultModel,omitempty"`
+	EmbeddingModel *string  `json:"embeddingModel,omitempty"`
+	AllowedModels  []string `json:"allowedModels,omitempty"`
+	// Replaces every price.
+	Prices           []ModelPriceInput `json:"prices,omitempty"`
+	DailyTokenBudget *int              `json:"dailyTokenBudget,omitempty"`
+	DailySpendBudget *float64          `json:"dailySpendBudget,omitempty"`
+}
+
 type Mutation struct {
 }
 
@@ -261,6 +335,15 @@ type UpdateAgentInput struct {
 	WorkflowID   *int    `json:"workflowId,omitempty"`
 }
 
+type UpdateModelProviderInput struct {
+	Name      *string  `json:"name,omitempty"`
+	BaseURL   *string  `json:"baseUrl,omitempty"`
+	APIKey    *string  `json:"apiKey,omitempty"`
+	Models    []string `json:"models,omitempty"`
+	TimeoutMs *int     `json:"timeoutMs,omitempty"`
+	Position  *int     `json:"position,omitempty"`
+}
+
 type UpdateWorkflowInput struct {
 	Name            *string          `json:"name,omitempty"`
 	Description     *string          `json:"description,omitempty"`
@@ -307,6 +390,12 @@ type WorkflowRun struct {
 	ErrorCode  string     `json:"errorCode"`
 	StartedAt  time.Time  `json:"startedAt"`
 	FinishedAt *time.Time `json:"finishedAt,omitempty"`
+	// Prompt tokens of the run's model calls, summed over its trace rows.
+	TokensIn int `json:"tokensIn"`
+	// Reply tokens of the run's model calls, summed over its trace rows.
+	TokensOut int `json:"tokensOut"`
+	// What the run's model calls cost, from the catalog's prices.
+	Cost float64 `json:"cost"`
 }
 
 type WorkflowVersion struct {

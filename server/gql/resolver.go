@@ -10,6 +10,7 @@ import (
 
 	"github.com/wetel/wetel/events"
 	"github.com/wetel/wetel/mcpclient"
+	"github.com/wetel/wetel/models"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/store"
@@ -37,6 +38,13 @@ type Resolver struct {
 	// returns its tools; Disconnect forgets one.
 	Connect    func(ctx context.Context, ws int64, c mcpclient.Connector) ([]mcpclient.Tool, error)
 	Disconnect func(ws, id int64)
+	// ModelsChanged is told when a workspace's model configuration changed;
+	// EnvModels is the server's own provider (from the environment), used
+	// by workspaces without providers of theirs, nil for none.
+	ModelsChanged func(ws int64)
+	EnvModels     *models.Config
+	// CheckURL refuses a provider URL the outbound guard would refuse.
+	CheckURL func(ctx context.Context, rawURL string) error
 
 	notReady notReadyWarnings
 }

@@ -341,6 +341,26 @@ func (r *mutationResolver) DeleteMcpConnector(ctx context.Context, id int) (bool
 	return true, nil
 }
 
+// CreateModelProvider is the resolver for the createModelProvider field.
+func (r *mutationResolver) CreateModelProvider(ctx context.Context, input ModelProviderInput) (*ModelProvider, error) {
+	return r.createModelProvider(ctx, input)
+}
+
+// UpdateModelProvider is the resolver for the updateModelProvider field.
+func (r *mutationResolver) UpdateModelProvider(ctx context.Context, id int, input UpdateModelProviderInput) (*ModelProvider, error) {
+	return r.updateModelProvider(ctx, id, input)
+}
+
+// DeleteModelProvider is the resolver for the deleteModelProvider field.
+func (r *mutationResolver) DeleteModelProvider(ctx context.Context, id int) (bool, error) {
+	return r.deleteModelProvider(ctx, id)
+}
+
+// UpdateModelSettings is the resolver for the updateModelSettings field.
+func (r *mutationResolver) UpdateModelSettings(ctx context.Context, input ModelSettingsInput) (*ModelSettings, error) {
+	return r.updateModelSettings(ctx, input)
+}
+
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*Me, error) {
 	c, err := caller(ctx)
@@ -676,6 +696,16 @@ func (r *queryResolver) Artifact(ctx context.Context, id int) (*Artifact, error)
 	return shownArtifact(a), nil
 }
 
+// ModelProviders is the resolver for the modelProviders field.
+func (r *queryResolver) ModelProviders(ctx context.Context) ([]ModelProvider, error) {
+	return r.modelProviders(ctx)
+}
+
+// ModelSettings is the resolver for the modelSettings field.
+func (r *queryResolver) ModelSettings(ctx context.Context) (*ModelSettings, error) {
+	return r.modelSettings(ctx)
+}
+
 // SessionEvents is the resolver for the sessionEvents field.
 func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error) {
 	c, err := caller(ctx)
@@ -689,6 +719,23 @@ func (r *subscriptionResolver) SessionEvents(ctx context.Context, sessionID int,
 		return nil, Errorf(CodeValidation, "afterSeq: must be 0 or more")
 	}
 	return r.subscribe(ctx, c, sessionID, int64(deref(afterSeq)))
+}
+
+// TokensIn is the resolver for the tokensIn field.
+func (r *workflowRunResolver) TokensIn(ctx context.Context, obj *WorkflowRun) (int, error) {
+	in, _ := runTokens(obj.NodeTrace)
+	return in, nil
+}
+
+// TokensOut is the resolver for the tokensOut field.
+func (r *workflowRunResolver) TokensOut(ctx context.Context, obj *WorkflowRun) (int, error) {
+	_, out := runTokens(obj.NodeTrace)
+	return out, nil
+}
+
+// Cost is the resolver for the cost field.
+func (r *workflowRunResolver) Cost(ctx context.Context, obj *WorkflowRun) (float64, error) {
+	return runCost(obj.NodeTrace), nil
 }
 
 // Warnings is the resolver for the warnings field.
@@ -708,6 +755,9 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 // Subscription returns SubscriptionResolver implementation.
 func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
 
+// WorkflowRun returns WorkflowRunResolver implementation.
+func (r *Resolver) WorkflowRun() WorkflowRunResolver { return &workflowRunResolver{r} }
+
 // WorkflowVersion returns WorkflowVersionResolver implementation.
 func (r *Resolver) WorkflowVersion() WorkflowVersionResolver { return &workflowVersionResolver{r} }
 
@@ -716,5 +766,6 @@ type (
 	mutationResolver        struct{ *Resolver }
 	queryResolver           struct{ *Resolver }
 	subscriptionResolver    struct{ *Resolver }
+	workflowRunResolver     struct{ *Resolver }
 	workflowVersionResolver struct{ *Resolver }
 )

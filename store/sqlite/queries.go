@@ -101,6 +101,11 @@ const (
 	qPruneEvents
 	qLastEventSeq
 	qCountOpenWaits
+	// Model configurations (models.go).
+	qModelConfig
+	qPutModelConfig
+	qModelUsage
+	qAddModelUsage
 
 	// Artifacts (artifacts.go).
 	qInsArtifact
@@ -295,4 +300,9 @@ var queries = [numQueries]string{
 	qInsArtifact:  insArtifactSQL,
 	qArtifact:     `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 	qArtifactInfo: `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qModelConfig:    `SELECT version, config, updated_at FROM model_configs WHERE workspace_id = ?`,
+	qPutModelConfig: putModelConfigSQL,
+	qModelUsage:     `SELECT tokens, cost FROM model_usage WHERE workspace_id = ? AND day = ?`,
+	qAddModelUsage: `INSERT INTO model_usage (workspace_id, day, tokens, cost) VALUES (?1, ?2, ?3, ?4)
+		ON CONFLICT (workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens, cost = cost + excluded.cost`,
 }

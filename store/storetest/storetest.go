@@ -37,6 +37,8 @@ var cases = []struct {
 	fn   func(*testing.T, *env)
 }{
 	{"Workspaces", testWorkspaces},
+	{"ModelConfig", testModelConfig},
+	{"ModelUsage", testModelUsage},
 	{"WorkflowRoundTrip", testWorkflowRoundTrip},
 	{"SaveDraft", testSaveDraft},
 	{"Publish", testPublish},
