@@ -73,7 +73,7 @@ type Config struct {
 	// Getenv reads the environment (the quick start's OPENAI_BASE_URL,
 	// OPENAI_API_KEY and WETEL_DEFAULT_MODEL); default os.Getenv.
 	Getenv func(string) string
-	Logger  *slog.Logger
+	Logger *slog.Logger
 	// Out receives what the operator must see once (the bootstrap key).
 	Out io.Writer
 }

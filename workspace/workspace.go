@@ -17,8 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wetel/wetel/internal/jsonpos"
-	"github.com/wetel/wetel/secrets"
 	"github.com/wetel/wetel/models"
+	"github.com/wetel/wetel/secrets"
 )
 
 // MaxFileBytes bounds a workspace file.

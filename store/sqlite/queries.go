@@ -297,9 +297,9 @@ var queries = [numQueries]string{
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 
-	qInsArtifact:  insArtifactSQL,
-	qArtifact:     `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
-	qArtifactInfo: `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qInsArtifact:    insArtifactSQL,
+	qArtifact:       `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
+	qArtifactInfo:   `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 	qModelConfig:    `SELECT version, config, updated_at FROM model_configs WHERE workspace_id = ?`,
 	qPutModelConfig: putModelConfigSQL,
 	qModelUsage:     `SELECT tokens, cost FROM model_usage WHERE workspace_id = ? AND day = ?`,
