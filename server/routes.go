@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/wetel/wetel/events"
+	"github.com/wetel/wetel/server/dashboard"
 	"github.com/wetel/wetel/server/gql"
 	"github.com/wetel/wetel/store"
 )
@@ -35,6 +36,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/sessions/{id}/events", s.count("events", s.authenticated(http.HandlerFunc(s.sessionEvents))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	mux.Handle("/", s.count("dashboard", dashboard.Handler(s.cfg.Registry)))
 	return mux
 }
 

@@ -123,7 +123,7 @@ func (s *Server) setup(ctx context.Context) error {
 	}
 	if key != "" {
 		fmt.Fprintf(s.cfg.Out, "First start: created the Demo workspace, a Help desk agent and its workflow.\n"+
-			"OWNER API key (shown once, keep it safe):\n\n    %s\n\n", key)
+			"OWNER API key (shown once, keep it safe):\n\n    %s\n\nDashboard: %s (sign in with this key)\n\n", key, dashboardURL(s.cfg.Addr))
 	}
 	eng, err := engine.New(engine.Options{})
 	if err != nil {

@@ -1,0 +1,370 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds Debian's headless browser; the browser tests skip
+// without it (.ci/run installs it).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("WETEL_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH (apt-get install chromium); skipping the dashboard's browser test")
+	return ""
+}
+
+// browser is one headless Chromium tab with the page's console errors and
+// CSP refusals collected.
+type browser struct {
+	t        *testing.T
+	ctx      context.Context
+	deadline time.Time
+	shots    string
+	mu       sync.Mutex
+	errs     []string
+}
+
+type action = chromedp.Action[chromedp.Void]
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	exe := chromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	b := &browser{t: t, ctx: ctx, deadline: time.Now().Add(50 * time.Second), shots: filepath.Join(t.TempDir(), "shots")}
+	if err := os.MkdirAll(b.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Cleanups run last-in first-out: this copy runs before the temporary
+	// folder goes, also when the test failed.
+	t.Cleanup(func() {
+		if dir := os.Getenv("WETEL_DASHBOARD_SHOTS"); dir != "" {
+			copyShots(t, b.shots, dir)
+		}
+	})
+	// The first run starts the browser and must not carry a timeout (it
+	// would stop the browser); later steps share one deadline.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	go func() {
+		for m, err := range chromedp.Console(ctx) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				b.mu.Lock()
+				b.errs = append(b.errs, m.String())
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+func (b *browser) run(what string, actions ...action) {
+	b.t.Helper()
+	ctx, cancel := context.WithDeadline(b.ctx, b.deadline)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		hctx, hcancel := context.WithTimeout(b.ctx, 2*time.Second)
+		html, _ := chromedp.Run(hctx, chromedp.Evaluate[string](`document.querySelector('main') ? document.querySelector('main').outerHTML : document.body.outerHTML`))
+		hcancel()
+		b.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
+		b.t.Fatalf("%s: %v\nmain: %.3000s", what, err, html)
+	}
+}
+
+// eval runs JavaScript and returns its value.
+func eval[T any](b *browser, expr string) T {
+	b.t.Helper()
+	ctx, cancel := context.WithDeadline(b.ctx, b.deadline)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		b.t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// shot saves the viewport (1280×800) as name.png.
+func (b *browser) shot(name string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), buf, 0o644); err != nil {
+		b.t.Error(err)
+	}
+}
+
+// js runs a statement for its effect.
+func js(expr string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool]("(() => { "+expr+"; return true })()")(ctx, t)
+		return err
+	})
+}
+
+// setValue types into a React-controlled input: set the value with the
+// native setter, then fire input, as a keystroke would.
+func setValue(sel, value string) action {
+	v, _ := json.Marshal(value)
+	s, _ := json.Marshal(sel)
+	return js(fmt.Sprintf(`const el = document.querySelector(%s);
+		if (!el) throw new Error('no element ' + %s);
+		const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+		Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, %s);
+		el.dispatchEvent(new Event('input', {bubbles: true}))`, s, s, v))
+}
+
+func poll(expr string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second))(ctx, t)
+		return err
+	})
+}
+
+// waitText waits until the element's text contains want.
+func waitText(sel, want string) action {
+	s, _ := json.Marshal(sel)
+	w, _ := json.Marshal(want)
+	return poll(fmt.Sprintf(`(() => { const el = document.querySelector(%s); return !!el && el.textContent.includes(%s) })()`, s, w))
+}
+
+// waitCount waits until at least n elements match sel.
+func waitCount(sel string, n int) action {
+	s, _ := json.Marshal(sel)
+	return poll(fmt.Sprintf(`document.querySelectorAll(%s).length >= %d`, s, n))
+}
+
+// waitFor waits until an element matches sel.
+func waitFor(sel string) action { return waitCount(sel, 1) }
+
+// click clicks the first element that matches sel, with a real mouse event.
+func click(sel string) action { return chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible) }
+
+// clickText clicks the first enabled button or link whose text is text.
+func clickText(text string) action {
+	w, _ := json.Marshal(text)
+	return js(fmt.Sprintf(`const b = [...document.querySelectorAll('button, a')].find((x) => x.textContent.trim() === %s && !x.disabled);
+		if (!b) throw new Error('no enabled button ' + %s);
+		b.click()`, w, w))
+}
+
+// TestDashboard drives the embedded dashboard in headless Chromium against a
+// real server: sign in, see the demo graph, edit and publish, a bad edge
+// label refused on that edge, chat until the question and answer it with a
+// button, the run's path on the graph, the version diff and a rollback, a
+// 200-node graph, and sign out.
+func TestDashboard(t *testing.T) {
+	b := newBrowser(t)
+	ts := startServer(t, Config{})
+	began := time.Now()
+
+	b.run("sign-in page", chromedp.Navigate(ts.url+"/"), waitFor("#apikey"))
+	b.shot("01-sign-in")
+	b.run("sign in",
+		chromedp.SendKeys(chromedp.CSS("#apikey"), testKey),
+		click(`button[type="submit"]`),
+		waitText("table.list", "Help desk"),
+		waitText("header", "Demo"),
+	)
+	stored := eval[string](b, `sessionStorage.getItem('wetel.apiKey') + '|' + localStorage.length`)
+	if stored != testKey+"|0" {
+		t.Errorf("storage after sign-in: %q, want the key in sessionStorage only", stored)
+	}
+	b.run("workflow list status", waitText("table.list", "published v1"))
+	b.shot("02-workflows")
+
+	b.run("open the demo workflow",
+		clickText("Help desk"),
+		waitCount(".react-flow__node .wnode", 9),
+		waitFor(`.wnode[data-node-id="ask"]`),
+		waitCount(".react-flow__edge", 8),
+		waitText(".react-flow__edges", "unanswered"),
+	)
+	b.shot("03-graph")
+
+	const newText = "You chose {{topic.label}}. Returns are free for 60 days: reply with the order number."
+	b.run("edit a response in the form",
+		click(`.wnode[data-node-id="return_reply"]`),
+		waitFor(`textarea[data-field="messageTemplate"]`),
+		setValue(`textarea[data-field="messageTemplate"]`, newText),
+		waitText(".toolbar .status", "Unsaved changes"),
+	)
+	b.shot("04-node-form")
+	b.run("publish", clickText("Publish"), waitText(".toolbar .status", "Published version 2"))
+
+	// A bad edit: the await_reply's answered edge relabelled. The save is
+	// refused, and the refusal shows on that edge.
+	b.run("relabel an edge",
+		waitFor(`.wnode[data-node-id="ask"]`),
+		click(`.react-flow__edge[data-id="e3"] .react-flow__edge-textwrapper`),
+		waitFor("#edge-label"),
+		setValue("#edge-label", "bogus"),
+		clickText("Save draft"),
+		waitText(".toolbar .status", "Not saved"),
+		waitFor(`.react-flow__edge.edge-problem[data-id="e3"]`),
+		waitText(`.panel [role="alert"]`, "no outgoing edge labeled 'answered'"),
+	)
+	b.shot("05-bad-edge-label")
+	b.run("fix the edge", clickText("answered"), clickText("Save draft"), waitText(".toolbar .status", "Draft saved"))
+
+	b.run("playground",
+		chromedp.Navigate(ts.url+"/playground?agent=1"),
+		clickText("Start session"),
+		waitFor("#composer"),
+		chromedp.SendKeys(chromedp.CSS("#composer"), "hello"),
+		click(`.composer button[type="submit"]`),
+		waitCount("button.option", 3),
+		waitText(".transcript", "What can I help you with?"),
+		waitText(".event-log", "NodeExecuting"),
+		waitText(".event-log", "TurnComplete"),
+	)
+	b.shot("06-playground-question")
+	b.run("answer with an option",
+		clickText("2. Return an item"),
+		waitText(".transcript", "Returns are free for 60 days"),
+		waitText(".event-log", "Route By Topic"),
+	)
+	b.shot("07-playground-answered")
+
+	b.run("open the run",
+		click(`a.last-run`),
+		waitFor(`.wnode.visited[data-node-id="return_reply"]`),
+		waitFor(`.wnode.visited[data-node-id="route"]`),
+		waitFor(`.react-flow__edge.taken[data-id="e6"]`),
+		waitFor(`.react-flow__edge.taken[data-id="e3"]`),
+		waitText("table.trace", "return_reply"),
+		waitText(".title-row", "resumed from run"),
+	)
+	notTaken := eval[int](b, `document.querySelectorAll('.react-flow__edge.taken[data-id="e5"], .wnode.visited[data-node-id="track"]').length`)
+	if notTaken != 0 {
+		t.Errorf("%d untaken elements are highlighted", notTaken)
+	}
+	b.shot("08-run")
+
+	b.run("session runs",
+		click(`.title-row a[href^="/sessions/"]`),
+		waitCount("table.list tbody tr", 2),
+		waitText("table.list", "AWAITING_INPUT"),
+	)
+	b.shot("09-session")
+
+	b.run("version diff",
+		chromedp.Navigate(ts.url+"/workflows/1?tab=versions"),
+		waitText("table.list", "v2"),
+		clickText("Diff v1"),
+		waitFor(`.wnode.diff-changed[data-node-id="return_reply"]`),
+		waitText(".diff-summary", "return_reply"),
+	)
+	b.shot("10-version-diff")
+	b.run("rollback", clickText("Roll back to v1"), waitText(".versions .status", "published again as version 3"), waitText("table.list", "v3"))
+	b.shot("11-rollback")
+	var wf struct {
+		Workflow struct{ PublishedVersion int } `json:"workflow"`
+	}
+	do(t, ts.c, `{ workflow(id: 1) { publishedVersion } }`, nil, &wf)
+	if wf.Workflow.PublishedVersion != 3 {
+		t.Errorf("after the rollback the published version is %d, want 3", wf.Workflow.PublishedVersion)
+	}
+
+	// A 200-node graph: time from navigation to every node drawn.
+	g := chainGraph(200)
+	var created struct {
+		CreateWorkflow struct{ ID int } `json:"createWorkflow"`
+	}
+	do(t, ts.c, `mutation($g: JSON) { createWorkflow(input: {name: "Big", graph: $g}) { id } }`, map[string]any{"g": g}, &created)
+	start := time.Now()
+	b.run("200 nodes", chromedp.Navigate(fmt.Sprintf("%s/workflows/%d", ts.url, created.CreateWorkflow.ID)), waitCount(".react-flow__node .wnode", 200))
+	firstRender := time.Since(start)
+	t.Logf("a 200-node graph rendered in %v", firstRender)
+	if firstRender > 5*time.Second {
+		t.Errorf("a 200-node graph took %v to render; the target is under 1s", firstRender)
+	}
+	b.shot("12-200-nodes")
+
+	b.run("approvals page", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "Approvals"))
+	b.shot("13-approvals")
+	b.run("sign out", clickText("Sign out"), waitFor("#apikey"))
+	if n := eval[int](b, `sessionStorage.length`); n != 0 {
+		t.Errorf("sessionStorage holds %d items after sign-out", n)
+	}
+
+	b.mu.Lock()
+	for _, e := range b.errs {
+		t.Errorf("browser: %s", e)
+	}
+	b.mu.Unlock()
+	t.Logf("the browser test took %v; screenshots in %s (set WETEL_DASHBOARD_SHOTS=DIR to keep them)", time.Since(began), b.shots)
+}
+
+// chainGraph is start followed by n-1 response nodes in a line, without
+// positions, so the dashboard lays it out.
+func chainGraph(n int) map[string]any {
+	nodes := []map[string]any{{"id": "start", "type": "start", "label": "Start", "config": map[string]any{}}}
+	var edges []map[string]any
+	prev := "start"
+	for i := 1; i < n; i++ {
+		id := fmt.Sprintf("n%d", i)
+		nodes = append(nodes, map[string]any{"id": id, "type": "response", "label": fmt.Sprintf("Step %d", i), "config": map[string]any{"messageTemplate": "step"}})
+		edges = append(edges, map[string]any{"id": fmt.Sprintf("e%d", i), "source": prev, "target": id})
+		prev = id
+	}
+	return map[string]any{"nodes": nodes, "edges": edges}
+}
+
+func copyShots(t *testing.T, from, to string) {
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Error(err)
+		return
+	}
+	list, _ := os.ReadDir(from)
+	for _, f := range list {
+		b, err := os.ReadFile(filepath.Join(from, f.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(to, f.Name()), b, 0o644)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
