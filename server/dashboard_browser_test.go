@@ -308,7 +308,7 @@ func TestDashboard(t *testing.T) {
 	}
 
 	// A 200-node graph: time from navigation to every node drawn.
-	g := chainGraph(200)
+	g := fanGraph(200)
 	var created struct {
 		CreateWorkflow struct{ ID int } `json:"createWorkflow"`
 	}
@@ -337,16 +337,23 @@ func TestDashboard(t *testing.T) {
 	t.Logf("the browser test took %v; screenshots in %s (set WETEL_DASHBOARD_SHOTS=DIR to keep them)", time.Since(began), b.shots)
 }
 
-// chainGraph is start followed by n-1 response nodes in a line, without
-// positions, so the dashboard lays it out.
-func chainGraph(n int) map[string]any {
-	nodes := []map[string]any{{"id": "start", "type": "start", "label": "Start", "config": map[string]any{}}}
-	var edges []map[string]any
-	prev := "start"
-	for i := 1; i < n; i++ {
+// fanGraph is n nodes without positions, so the dashboard lays it out:
+// start, a router, and branches of ten response nodes, one per route.
+func fanGraph(n int) map[string]any {
+	nodes := []map[string]any{
+		{"id": "start", "type": "start", "label": "Start", "config": map[string]any{}},
+		{"id": "route", "type": "router", "label": "Route", "config": map[string]any{"variable": "topic"}},
+	}
+	edges := []map[string]any{{"id": "e0", "source": "start", "target": "route"}}
+	prev := ""
+	for i := 2; i < n; i++ {
 		id := fmt.Sprintf("n%d", i)
 		nodes = append(nodes, map[string]any{"id": id, "type": "response", "label": fmt.Sprintf("Step %d", i), "config": map[string]any{"messageTemplate": "step"}})
-		edges = append(edges, map[string]any{"id": fmt.Sprintf("e%d", i), "source": prev, "target": id})
+		e := map[string]any{"id": fmt.Sprintf("e%d", i), "source": prev, "target": id}
+		if (i-2)%10 == 0 {
+			e["source"], e["label"] = "route", fmt.Sprintf("branch%d", (i-2)/10)
+		}
+		edges = append(edges, e)
 		prev = id
 	}
 	return map[string]any{"nodes": nodes, "edges": edges}

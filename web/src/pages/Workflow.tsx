@@ -475,6 +475,7 @@ function Versions({ wf, version, onChanged }: { wf: Wf; version: number; onChang
   const [status, setStatus] = useState('')
   const [err, setErr] = useState('')
   const [tick, setTick] = useState(0)
+  const [picked, setPicked] = useState<Selection>(null)
 
   useEffect(() => {
     gql<{ workflowVersions: Version[] }>('query($id: Int!) { workflowVersions(workflowId: $id) { number publishedAt publishedBy graph } }', { id: wf.id })
@@ -483,12 +484,17 @@ function Versions({ wf, version, onChanged }: { wf: Wf; version: number; onChang
   }, [wf.id, tick])
   useEffect(() => {
     setDiff(null)
+    setPicked(null)
     if (!version) return
     gql<{ workflowVersionDiff: Diff }>(
       'query($id: Int!, $v: Int!) { workflowVersionDiff(workflowId: $id, version: $v) { version nodesAdded nodesRemoved nodesChanged edgesAdded edgesRemoved edgesChanged } }',
       { id: wf.id, v: version },
     )
-      .then((d) => setDiff(d.workflowVersionDiff))
+      .then((d) => {
+        setDiff(d.workflowVersionDiff)
+        const first = d.workflowVersionDiff.nodesChanged[0]
+        if (first) setPicked({ kind: 'node', id: first })
+      })
       .catch((e) => setErr(e.message))
   }, [wf.id, version, tick])
 
@@ -580,10 +586,18 @@ function Versions({ wf, version, onChanged }: { wf: Wf; version: number; onChang
               <DiffList name="Edges added" ids={diff.edgesAdded} cls="diff-added" />
               <DiffList name="Edges changed" ids={diff.edgesChanged} cls="diff-changed" />
               <DiffList name="Edges removed" ids={diff.edgesRemoved} cls="diff-removed" />
+              {picked && v && <ElementDiff picked={picked} before={asGraph(v.graph)} after={asGraph(wf.draft)} version={v.number} />}
             </div>
           )}
         </div>
-        <GraphCanvas graph={graph} nodeMarks={nodeMarks} edgeMarks={edgeMarks} label={diff ? `diff of v${diff.version} against the draft` : 'draft'} />
+        <GraphCanvas
+          graph={graph}
+          nodeMarks={nodeMarks}
+          edgeMarks={edgeMarks}
+          selected={picked}
+          onSelect={setPicked}
+          label={diff ? `diff of v${diff.version} against the draft` : 'draft'}
+        />
       </div>
     </div>
   )
@@ -601,4 +615,52 @@ function DiffList({ name, ids, cls }: { name: string; ids: string[]; cls: string
       ))}
     </p>
   )
+}
+
+/** One node or edge as the version had it and as the draft has it, line by
+ * line, with the lines that differ marked. */
+function ElementDiff({ picked, before, after, version }: { picked: NonNullable<Selection>; before: Graph; after: Graph; version: number }) {
+  const find = (g: Graph) => (picked.kind === 'node' ? g.nodes.find((n) => n.id === picked.id) : g.edges.find((e) => e.id === picked.id))
+  const a = find(before)
+  const b = find(after)
+  const text = (x: unknown) => (x === undefined ? [] : JSON.stringify(sortKeys(x), null, 2).split('\n'))
+  const la = text(a)
+  const lb = text(b)
+  // A line compares without its trailing comma: a field added after it
+  // does not change it.
+  const bare = (l: string) => l.replace(/,$/, '')
+  const sa = new Set(la.map(bare))
+  const sb = new Set(lb.map(bare))
+  return (
+    <div className="element-diff" aria-label={`${picked.kind} ${picked.id}: v${version} and the draft`}>
+      <h3>
+        {picked.kind} <code>{picked.id}</code>
+      </h3>
+      <div className="diff-cols">
+        <div>
+          <div className="help">v{version}</div>
+          <pre>
+            {la.length === 0 ? <span className="help">(not in this version)</span> : la.map((l, i) => <div key={i} className={sb.has(bare(l)) ? '' : 'line-removed'}>{l}</div>)}
+          </pre>
+        </div>
+        <div>
+          <div className="help">draft</div>
+          <pre>
+            {lb.length === 0 ? <span className="help">(not in the draft)</span> : lb.map((l, i) => <div key={i} className={sa.has(bare(l)) ? '' : 'line-added'}>{l}</div>)}
+          </pre>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+/** The value with every object's keys in order, so two documents that
+ * differ only in key order print alike. */
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys)
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]))
+  }
+  return v
 }
