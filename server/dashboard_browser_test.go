@@ -179,7 +179,19 @@ func waitCount(sel string, n int) action {
 func waitFor(sel string) action { return waitCount(sel, 1) }
 
 // click clicks the first element that matches sel, with a real mouse event.
-func click(sel string) action { return chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible) }
+// React may replace the element between the query and the click (a graph
+// redrawn after a save); the click then looks it up again.
+func click(sel string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		var err error
+		for range 5 {
+			if _, err = chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)(ctx, t); err == nil || !strings.Contains(err.Error(), "Could not find node") {
+				return err
+			}
+		}
+		return err
+	})
+}
 
 // clickText clicks the first enabled button or link whose text is text.
 func clickText(text string) action {
@@ -222,6 +234,12 @@ func TestDashboard(t *testing.T) {
 		waitText(".react-flow__edges", "unanswered"),
 	)
 	b.shot("03-graph")
+	// Keyboard: a node takes focus and Enter opens it.
+	b.run("keyboard focus",
+		js(`document.querySelector('.react-flow__node[data-id="menu"]').focus()`),
+		poll(`document.activeElement && document.activeElement.getAttribute('data-id') === 'menu'`),
+	)
+	b.run("keyboard selection", chromedp.KeyEvent("\r"), waitText(".panel h2", "Menu"))
 
 	const newText = "You chose {{topic.label}}. Returns are free for 60 days: reply with the order number."
 	b.run("edit a response in the form",
@@ -247,6 +265,34 @@ func TestDashboard(t *testing.T) {
 	)
 	b.shot("05-bad-edge-label")
 	b.run("fix the edge", clickText("answered"), clickText("Save draft"), waitText(".toolbar .status", "Draft saved"))
+
+	// Add a node after the selected one (it is connected from it), save,
+	// then delete it and save again.
+	b.run("add a node",
+		click(`.wnode[data-node-id="track_reply"]`),
+		waitText(".panel h2", "Tracking Reply"),
+		js(`const s = document.querySelector('#addtype'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'end_session'); s.dispatchEvent(new Event('change', {bubbles: true}))`),
+		clickText("Add node"),
+		waitFor(`.wnode[data-node-id="end_session_1"]`),
+		waitFor(`.react-flow__edge[aria-label^="edge e_1 from track_reply to end_session_1"]`),
+		clickText("Save draft"),
+		waitText(".toolbar .status", "Draft saved"),
+	)
+	b.shot("05b-added-node")
+	var draft struct {
+		Workflow struct{ Draft struct{ Nodes, Edges []map[string]any } } `json:"workflow"`
+	}
+	do(t, ts.c, `{ workflow(id: 1) { draft } }`, nil, &draft)
+	if n, e := len(draft.Workflow.Draft.Nodes), len(draft.Workflow.Draft.Edges); n != 10 || e != 9 {
+		t.Errorf("after adding a node the draft has %d nodes and %d edges, want 10 and 9", n, e)
+	}
+	b.run("delete the node",
+		click(`.wnode[data-node-id="end_session_1"]`),
+		clickText("Delete node"),
+		chromedp.WaitNotPresent(chromedp.CSS(`.wnode[data-node-id="end_session_1"]`)),
+		clickText("Save draft"),
+		waitText(".toolbar .status", "Draft saved"),
+	)
 
 	b.run("playground",
 		chromedp.Navigate(ts.url+"/playground?agent=1"),
@@ -288,6 +334,24 @@ func TestDashboard(t *testing.T) {
 		waitText("table.list", "AWAITING_INPUT"),
 	)
 	b.shot("09-session")
+
+	// A run with a handled failure and a refused visit: both marked on the
+	// graph and in the table.
+	runID := loopRun(t, ts)
+	b.run("marked run",
+		chromedp.Navigate(fmt.Sprintf("%s/runs/%d", ts.url, runID)),
+		waitFor(`.wnode[data-node-id="w"] .badge-FAILED_HANDLED`),
+		waitFor(`.wnode[data-node-id="c"] .badge-VISIT_LIMIT_REACHED`),
+		waitText(`.wnode[data-node-id="s"]`, "×2"),
+		waitFor(`.react-flow__edge.taken[data-id="e_fail"]`),
+		waitText("table.trace", "visit 1 of 1"),
+		waitText("table.trace", "not_retryable"),
+		waitText("table.trace", "REJECTED"),
+	)
+	if n := eval[int](b, `document.querySelectorAll('.react-flow__edge.taken[data-id="e_ok"]').length`); n != 0 {
+		t.Error("the success edge of a node whose failure was handled is highlighted")
+	}
+	b.shot("08b-run-marks")
 
 	b.run("version diff",
 		chromedp.Navigate(ts.url+"/workflows/1?tab=versions"),
@@ -335,6 +399,51 @@ func TestDashboard(t *testing.T) {
 	}
 	b.mu.Unlock()
 	t.Logf("the browser test took %v; screenshots in %s (set WETEL_DASHBOARD_SHOTS=DIR to keep them)", time.Since(began), b.shots)
+}
+
+// loopRun publishes a workflow whose webhook fails into its failure edge
+// (the SSRF guard refuses loopback) and whose loop runs into a visit limit,
+// runs it once, and returns the run's id.
+func loopRun(t *testing.T, ts *testServer) int {
+	t.Helper()
+	g := map[string]any{
+		"nodes": []map[string]any{
+			{"id": "start", "type": "start", "label": "Start", "config": map[string]any{}},
+			{"id": "w", "type": "webhook", "label": "Notify", "config": map[string]any{"url": "http://127.0.0.1:9/hook"}},
+			{"id": "s", "type": "set_variable", "label": "Count", "config": map[string]any{"maxVisits": 3, "assignments": []any{map[string]any{"var": "n", "value": 1}}}},
+			{"id": "c", "type": "condition", "label": "Again?", "config": map[string]any{"expression": "true"}},
+			{"id": "f", "type": "response", "label": "Never", "config": map[string]any{"messageTemplate": "never"}},
+		},
+		"edges": []map[string]any{
+			{"id": "e0", "source": "start", "target": "w"},
+			{"id": "e_ok", "source": "w", "target": "s", "label": "success"},
+			{"id": "e_fail", "source": "w", "target": "s", "label": "failure"},
+			{"id": "e2", "source": "s", "target": "c"},
+			{"id": "e3", "source": "c", "target": "s", "label": "true"},
+			{"id": "e4", "source": "c", "target": "f", "label": "false"},
+		},
+	}
+	var out struct {
+		CreateWorkflow struct{ ID int } `json:"createWorkflow"`
+		CreateAgent    struct{ ID int } `json:"createAgent"`
+		StartSession   struct{ ID int } `json:"startSession"`
+		SendMessage    struct {
+			Runs []struct {
+				ID     int
+				Status string
+			}
+		} `json:"sendMessage"`
+	}
+	do(t, ts.c, `mutation($g: JSON) { createWorkflow(input: {name: "Loop", graph: $g}) { id } }`, map[string]any{"g": g}, &out)
+	wf := out.CreateWorkflow.ID
+	do(t, ts.c, `mutation($w: Int!) { publishWorkflow(id: $w) { number } }`, map[string]any{"w": wf}, &out)
+	do(t, ts.c, `mutation($w: Int!) { createAgent(input: {name: "Looper", workflowId: $w}) { id } }`, map[string]any{"w": wf}, &out)
+	do(t, ts.c, `mutation($a: Int!) { startSession(input: {agentId: $a}) { id } }`, map[string]any{"a": out.CreateAgent.ID}, &out)
+	do(t, ts.c, `mutation($s: Int!) { sendMessage(sessionId: $s, text: "go") { runs { id status } } }`, map[string]any{"s": out.StartSession.ID}, &out)
+	if len(out.SendMessage.Runs) != 1 {
+		t.Fatalf("the loop workflow ran %d runs, want 1", len(out.SendMessage.Runs))
+	}
+	return out.SendMessage.Runs[0].ID
 }
 
 // fanGraph is n nodes without positions, so the dashboard lays it out:

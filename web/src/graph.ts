@@ -143,20 +143,26 @@ export function isRefusal(status: string) {
  */
 export function takenEdges(g: Graph, rows: TraceRow[], from?: string): Set<string> {
   const out = new Set<string>()
-  const seq = rows.filter((r) => !isRefusal(r.status)).map((r) => r.nodeId)
-  if (from) seq.unshift(from)
-  const byPair = new Map<string, string[]>()
+  const seq = rows.filter((r) => !isRefusal(r.status)).map((r) => ({ id: r.nodeId, status: r.status }))
+  if (from) seq.unshift({ id: from, status: 'COMPLETED' })
+  const byPair = new Map<string, GEdge[]>()
   for (const e of g.edges) {
     const k = e.source + '\u0000' + e.target
-    byPair.set(k, [...(byPair.get(k) ?? []), e.id])
+    byPair.set(k, [...(byPair.get(k) ?? []), e])
   }
   for (let j = 1; j < seq.length; j++) {
     for (let k = j - 1; k >= 0; k--) {
-      const ids = byPair.get(seq[k] + '\u0000' + seq[j])
-      if (ids) {
-        ids.forEach((id) => out.add(id))
-        break
+      let es = byPair.get(seq[k].id + '\u0000' + seq[j].id)
+      if (!es) continue
+      // Of a success and a failure edge to the same node, the row's
+      // status tells which one was followed.
+      if (es.length > 1) {
+        const failed = seq[k].status === 'FAILED_HANDLED'
+        const pick = es.filter((e) => (failed ? e.label === 'failure' : e.label !== 'failure'))
+        if (pick.length > 0) es = pick
       }
+      es.forEach((e) => out.add(e.id))
+      break
     }
   }
   return out

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from 'react'
+import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import {
   Background,
   Controls,
@@ -12,6 +12,7 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
+  type ReactFlowInstance,
 } from '@xyflow/react'
 import { layout, type Direction, type Graph } from '../graph'
 
@@ -99,6 +100,19 @@ export function GraphCanvas(p: Props) {
   )
   const [nodes, setNodes] = useState(built)
   useEffect(() => setNodes(built), [built])
+  // A node added or removed may land outside the view: fit it again once
+  // the new node has been measured.
+  const rf = useRef<ReactFlowInstance<Node<NodeData>, Edge> | null>(null)
+  const count = p.graph.nodes.length
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    const t = setTimeout(() => rf.current?.fitView({ padding: 0.15, maxZoom: 1.1 }), 50)
+    return () => clearTimeout(t)
+  }, [count])
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -130,6 +144,7 @@ export function GraphCanvas(p: Props) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        onInit={(i) => (rf.current = i)}
         onNodesChange={(ch: NodeChange<Node<NodeData>>[]) => {
           setNodes((ns) => applyNodeChanges(ch, ns))
           for (const c of ch) {
