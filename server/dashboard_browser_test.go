@@ -280,7 +280,9 @@ func TestDashboard(t *testing.T) {
 	)
 	b.shot("05b-added-node")
 	var draft struct {
-		Workflow struct{ Draft struct{ Nodes, Edges []map[string]any } } `json:"workflow"`
+		Workflow struct {
+			Draft struct{ Nodes, Edges []map[string]any }
+		} `json:"workflow"`
 	}
 	do(t, ts.c, `{ workflow(id: 1) { draft } }`, nil, &draft)
 	if n, e := len(draft.Workflow.Draft.Nodes), len(draft.Workflow.Draft.Edges); n != 10 || e != 9 {
