@@ -193,6 +193,40 @@ func click(sel string) action {
 	})
 }
 
+// drag presses the mouse on the centre of one element, moves it in steps
+// to the centre of another and releases it there, as a hand would.
+func drag(from, to string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		centre := func(sel string) (x, y float64, err error) {
+			s, _ := json.Marshal(sel)
+			p, err := chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, s))(ctx, t)
+			if err != nil {
+				return 0, 0, err
+			}
+			return p[0], p[1], nil
+		}
+		x0, y0, err := centre(from)
+		if err != nil {
+			return err
+		}
+		x1, y1, err := centre(to)
+		if err != nil {
+			return err
+		}
+		steps := []action{
+			chromedp.MouseEvent(chromedp.MouseMoved, x0, y0),
+			chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		}
+		for i := 1; i <= 10; i++ {
+			f := float64(i) / 10
+			steps = append(steps, chromedp.MouseEvent(chromedp.MouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
+		}
+		steps = append(steps, chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+		_, err = chromedp.Steps(steps...)(ctx, t)
+		return err
+	})
+}
+
 // clickText clicks the first enabled button or link whose text is text.
 func clickText(text string) action {
 	w, _ := json.Marshal(text)
@@ -296,6 +330,18 @@ func TestDashboard(t *testing.T) {
 		waitText(".toolbar .status", "Draft saved"),
 	)
 
+	// Connect two nodes by dragging from one's outgoing handle to the
+	// other's incoming one; the new edge opens with the source's labels.
+	b.run("connect two nodes",
+		drag(`.react-flow__node[data-id="person_reply"] .react-flow__handle.source`, `.react-flow__node[data-id="track_reply"] .react-flow__handle.target`),
+		waitFor(`.react-flow__edge[aria-label^="edge e_1 from person_reply to track_reply"]`),
+		waitText(".panel h2", "Edge e_1"),
+		clickText("Save draft"),
+		waitText(".toolbar .status", "Draft saved"),
+	)
+	b.shot("05c-connected")
+	b.run("delete the edge", clickText("Delete edge"), clickText("Save draft"), waitText(".toolbar .status", "Draft saved"))
+
 	b.run("playground",
 		chromedp.Navigate(ts.url+"/playground?agent=1"),
 		clickText("Start session"),
@@ -388,6 +434,7 @@ func TestDashboard(t *testing.T) {
 	}
 	b.shot("12-200-nodes")
 
+	b.run("list after the rollback", chromedp.Navigate(ts.url+"/workflows"), waitText("table.list", "published v3"), waitText("table.list", "draft changed"))
 	b.run("approvals page", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "Approvals"))
 	b.shot("13-approvals")
 	b.run("sign out", clickText("Sign out"), waitFor("#apikey"))
