@@ -247,7 +247,14 @@ func TestDashboard(t *testing.T) {
 
 	b.run("sign-in page", chromedp.Navigate(ts.url+"/"), waitFor("#apikey"))
 	b.shot("01-sign-in")
+	b.run("a wrong key",
+		chromedp.SendKeys(chromedp.CSS("#apikey"), "wtl_not_a_key_of_this_server_000"),
+		click(`button[type="submit"]`),
+		waitFor(`.signin [role="alert"]`),
+	)
+	b.shot("01b-wrong-key")
 	b.run("sign in",
+		setValue("#apikey", ""),
 		chromedp.SendKeys(chromedp.CSS("#apikey"), testKey),
 		click(`button[type="submit"]`),
 		waitText("table.list", "Help desk"),
@@ -329,6 +336,18 @@ func TestDashboard(t *testing.T) {
 		clickText("Save draft"),
 		waitText(".toolbar .status", "Draft saved"),
 	)
+
+	// A bad config value: the save error shows on the node and in its field.
+	b.run("a bad field",
+		click(`.wnode[data-node-id="return_reply"]`),
+		waitFor(`input[data-field="maxVisits"]`),
+		setValue(`input[data-field="maxVisits"]`, "500"),
+		clickText("Save draft"),
+		waitFor(`.wnode.node-error[data-node-id="return_reply"]`),
+		waitText(".field-error", "exceeding the maximum of 100"),
+	)
+	b.shot("05d-bad-field")
+	b.run("fix the field", setValue(`input[data-field="maxVisits"]`, ""), clickText("Save draft"), waitText(".toolbar .status", "Draft saved"))
 
 	// Connect two nodes by dragging from one's outgoing handle to the
 	// other's incoming one; the new edge opens with the source's labels.
@@ -443,7 +462,13 @@ func TestDashboard(t *testing.T) {
 	}
 
 	b.mu.Lock()
+	wrongKey := false
 	for _, e := range b.errs {
+		// The browser logs the wrong key's refusal; that one is meant.
+		if !wrongKey && strings.Contains(e, "401 (Unauthorized)") {
+			wrongKey = true
+			continue
+		}
 		t.Errorf("browser: %s", e)
 	}
 	b.mu.Unlock()

@@ -38,14 +38,19 @@ export function App() {
       })
   }, [key])
 
+  useEffect(() => {
+    if (key && (path === '/' || path === '')) {
+      history.replaceState(null, '', '/workflows')
+      window.dispatchEvent(new PopStateEvent('popstate'))
+    }
+  }, [key, path])
+
   if (!key) return <SignIn onSignedIn={(k) => setKeyState(k)} />
 
   let page: React.ReactNode
   let m: Record<string, string> | null
-  if (path === '/' || path === '') {
-    navigate('/workflows')
-    page = null
-  } else if (path === '/workflows') page = <WorkflowsPage />
+  if (path === '/' || path === '') page = null
+  else if (path === '/workflows') page = <WorkflowsPage />
   else if ((m = match('/workflows/:id', path))) page = <WorkflowPage id={Number(m.id)} params={params} />
   else if (path === '/playground') page = <PlaygroundPage params={params} />
   else if (path === '/sessions') page = <SessionsPage />
