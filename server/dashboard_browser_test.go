@@ -470,7 +470,7 @@ func TestDashboard(t *testing.T) {
 	}
 
 	b.run("list after the rollback", chromedp.Navigate(ts.url+"/workflows"), waitText("table.list", "published v3"), waitText("table.list", "draft changed"))
-	b.run("approvals page", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "Approvals"))
+	b.run("approvals page", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "No run is waiting for approval"))
 	b.shot("13-approvals")
 	b.run("sign out", clickText("Sign out"), waitFor("#apikey"))
 	if n := eval[int](b, `sessionStorage.length`); n != 0 {

@@ -4,7 +4,7 @@ import { match, navigate, onLink, usePath } from './router'
 import { WorkflowsPage } from './pages/Workflows'
 import { WorkflowPage } from './pages/Workflow'
 import { PlaygroundPage } from './pages/Playground'
-import { SessionsPage, SessionPage } from './pages/Sessions'
+import { RunsTable, SessionsPage, SessionPage, type RunRow } from './pages/Sessions'
 import { RunPage } from './pages/Run'
 
 interface Me {
@@ -150,13 +150,25 @@ function SignIn({ onSignedIn }: { onSignedIn: (k: string) => void }) {
 }
 
 function ApprovalsPage() {
+  const [runs, setRuns] = useState<RunRow[] | null>(null)
+  const [err, setErr] = useState('')
+  useEffect(() => {
+    gql<{ workflowRuns: RunRow[] }>(
+      '{ workflowRuns(status: AWAITING_APPROVAL, first: 100) { id status version workflowId resumedFromRunId errorCode startedAt finishedAt } }',
+    )
+      .then((d) => setRuns(d.workflowRuns))
+      .catch((e) => setErr(e.message))
+  }, [])
   return (
     <section>
       <h1>Approvals</h1>
-      <p className="empty">
-        Approvals are not part of this server yet. When approval nodes land, runs waiting for a decision appear here for an
-        OWNER to approve or reject.
+      <p className="help">
+        Runs paused at an approval node wait here. Deciding them from the dashboard comes with the server's approval API; until
+        then this page lists them.
       </p>
+      {err && <p className="error" role="alert">{err}</p>}
+      {runs && runs.length === 0 && <p className="empty">No run is waiting for approval.</p>}
+      {runs && runs.length > 0 && <RunsTable runs={runs} />}
     </section>
   )
 }

@@ -82,6 +82,7 @@ function Chat({ sessionId }: { sessionId: number }) {
   const [pending, setPending] = useState<Pending[]>([])
   const [events, setEvents] = useState<SessionEvent[]>([])
   const [text, setText] = useState('')
+  const [streaming, setStreaming] = useState('')
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState('')
   const logRef = useRef<HTMLOListElement>(null)
@@ -106,9 +107,17 @@ function Chat({ sessionId }: { sessionId: number }) {
         // A message may come from a turn this tab did not start (another
         // client, a task): show it as it is published.
         if (ev.type === 'Message') {
-          const d = ev.data as { messageId: number; text: string; runId: number }
+          const d = ev.data as { messageId: number; text: string; runId: number; isFinal?: boolean }
+          // A streamed llm chunk (isFinal false) grows the reply being
+          // written; the whole message replaces it.
+          if (d.isFinal === false) {
+            setStreaming((t) => t + d.text)
+            return
+          }
+          setStreaming('')
           setMsgs((l) => (l.some((m) => m.id === d.messageId) ? l : [...l, { id: d.messageId, role: 'assistant', text: d.text, runId: d.runId }]))
         }
+        if (ev.type === 'TurnComplete') setStreaming('')
         if (ev.type === 'TurnComplete') refresh().catch(() => {})
       },
       ac.signal,
@@ -163,7 +172,8 @@ function Chat({ sessionId }: { sessionId: number }) {
               )}
             </li>
           ))}
-          {busy && <li className="msg msg-agent typing">{executing ? `running ${executing}…` : '…'}</li>}
+          {streaming && <li className="msg msg-agent streaming">{streaming}</li>}
+          {busy && !streaming && <li className="msg msg-agent typing">{executing ? `running ${executing}…` : '…'}</li>}
         </ol>
         {pending.map((p) => (
           <div key={p.nodeId} className="options" role="group" aria-label="Answer the question">
