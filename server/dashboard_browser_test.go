@@ -193,6 +193,26 @@ func click(sel string) action {
 	})
 }
 
+// selectNode clicks a node until the detail panel shows it: a click that
+// lands while the graph is redrawn after a save may miss.
+func selectNode(id, title string) action {
+	s, _ := json.Marshal(title)
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		var err error
+		for range 3 {
+			if _, err = click(fmt.Sprintf(`.wnode[data-node-id=%q]`, id))(ctx, t); err != nil {
+				return err
+			}
+			_, err = chromedp.Poll[bool](fmt.Sprintf(`(() => { const h = document.querySelector('.panel h2'); return !!h && h.textContent.includes(%s) })()`, s),
+				chromedp.WithPollingTimeout(2*time.Second))(ctx, t)
+			if err == nil {
+				return nil
+			}
+		}
+		return err
+	})
+}
+
 // drag presses the mouse on the centre of one element, moves it in steps
 // to the centre of another and releases it there, as a hand would.
 func drag(from, to string) action {
@@ -284,7 +304,7 @@ func TestDashboard(t *testing.T) {
 
 	const newText = "You chose {{topic.label}}. Returns are free for 60 days: reply with the order number."
 	b.run("edit a response in the form",
-		click(`.wnode[data-node-id="return_reply"]`),
+		selectNode("return_reply", "Returns Reply"),
 		waitFor(`textarea[data-field="messageTemplate"]`),
 		setValue(`textarea[data-field="messageTemplate"]`, newText),
 		waitText(".toolbar .status", "Unsaved changes"),
@@ -310,8 +330,7 @@ func TestDashboard(t *testing.T) {
 	// Add a node after the selected one (it is connected from it), save,
 	// then delete it and save again.
 	b.run("add a node",
-		click(`.wnode[data-node-id="track_reply"]`),
-		waitText(".panel h2", "Tracking Reply"),
+		selectNode("track_reply", "Tracking Reply"),
 		js(`const s = document.querySelector('#addtype'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'end_session'); s.dispatchEvent(new Event('change', {bubbles: true}))`),
 		clickText("Add node"),
 		waitFor(`.wnode[data-node-id="end_session_1"]`),
@@ -330,7 +349,7 @@ func TestDashboard(t *testing.T) {
 		t.Errorf("after adding a node the draft has %d nodes and %d edges, want 10 and 9", n, e)
 	}
 	b.run("delete the node",
-		click(`.wnode[data-node-id="end_session_1"]`),
+		selectNode("end_session_1", "end_session_1"),
 		clickText("Delete node"),
 		chromedp.WaitNotPresent(chromedp.CSS(`.wnode[data-node-id="end_session_1"]`)),
 		clickText("Save draft"),
@@ -339,7 +358,7 @@ func TestDashboard(t *testing.T) {
 
 	// A bad config value: the save error shows on the node and in its field.
 	b.run("a bad field",
-		click(`.wnode[data-node-id="return_reply"]`),
+		selectNode("return_reply", "Returns Reply"),
 		waitFor(`input[data-field="maxVisits"]`),
 		setValue(`input[data-field="maxVisits"]`, "500"),
 		clickText("Save draft"),
@@ -470,7 +489,8 @@ func TestDashboard(t *testing.T) {
 	}
 
 	b.run("list after the rollback", chromedp.Navigate(ts.url+"/workflows"), waitText("table.list", "published v3"), waitText("table.list", "draft changed"))
-	b.run("approvals page", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "No run is waiting for approval"))
+	b.run("no approvals", chromedp.Navigate(ts.url+"/approvals"), waitText("main", "No run is waiting for approval"))
+
 	b.shot("13-approvals")
 	b.run("sign out", clickText("Sign out"), waitFor("#apikey"))
 	if n := eval[int](b, `sessionStorage.length`); n != 0 {
