@@ -213,6 +213,23 @@ func selectNode(id, title string) action {
 	})
 }
 
+// retry runs a gesture until cond holds (up to three times): a gesture
+// that starts while the graph is redrawn after a save may miss.
+func retry(gesture action, cond string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		var err error
+		for range 3 {
+			if _, err = gesture(ctx, t); err != nil {
+				return err
+			}
+			if _, err = chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(2*time.Second))(ctx, t); err == nil {
+				return nil
+			}
+		}
+		return err
+	})
+}
+
 // drag presses the mouse on the centre of one element, moves it in steps
 // to the centre of another and releases it there, as a hand would.
 func drag(from, to string) action {
@@ -371,8 +388,8 @@ func TestDashboard(t *testing.T) {
 	// Connect two nodes by dragging from one's outgoing handle to the
 	// other's incoming one; the new edge opens with the source's labels.
 	b.run("connect two nodes",
-		drag(`.react-flow__node[data-id="person_reply"] .react-flow__handle.source`, `.react-flow__node[data-id="track_reply"] .react-flow__handle.target`),
-		waitFor(`.react-flow__edge[aria-label^="edge e_1 from person_reply to track_reply"]`),
+		retry(drag(`.react-flow__node[data-id="person_reply"] .react-flow__handle.source`, `.react-flow__node[data-id="track_reply"] .react-flow__handle.target`),
+			`document.querySelector('.react-flow__edge[aria-label^="edge e_1 from person_reply to track_reply"]') !== null`),
 		waitText(".panel h2", "Edge e_1"),
 		clickText("Save draft"),
 		waitText(".toolbar .status", "Draft saved"),
