@@ -1,6 +1,10 @@
 package server
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 func TestDashboardURL(t *testing.T) {
 	for addr, want := range map[string]string{
@@ -14,5 +18,19 @@ func TestDashboardURL(t *testing.T) {
 		if got := dashboardURL(addr); got != want {
 			t.Errorf("dashboardURL(%q) = %q, want %q", addr, got, want)
 		}
+	}
+}
+
+// TestFirstStartPrintsDashboard: the first start's output names the
+// dashboard's address next to the key to sign in with.
+func TestFirstStartPrintsDashboard(t *testing.T) {
+	var out strings.Builder
+	s, err := New(context.Background(), Config{DataDir: t.TempDir(), Addr: "0.0.0.0:9000", Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if !strings.Contains(out.String(), "Dashboard: http://localhost:9000/ (sign in with this key)") {
+		t.Errorf("first-start output:\n%s", out.String())
 	}
 }
