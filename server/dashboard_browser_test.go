@@ -454,7 +454,9 @@ func TestDashboard(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll('.react-flow__edge.taken[data-id="e_ok"]').length`); n != 0 {
 		t.Error("the success edge of a node whose failure was handled is highlighted")
 	}
+	b.run("pick a node's rows", click(`.wnode[data-node-id="s"]`), waitCount(`table.trace tr[aria-current="true"]`, 2))
 	b.shot("08b-run-marks")
+	b.run("a workflow's runs", chromedp.Navigate(ts.url+"/workflows/1?tab=runs"), waitText("table.list", "Run 2"), waitText("table.list", "Run 1"))
 
 	b.run("version diff",
 		chromedp.Navigate(ts.url+"/workflows/1?tab=versions"),

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import { gql } from '../api'
-import { GraphCanvas, type Mark } from '../components/GraphCanvas'
+import { GraphCanvas, type Mark, type Selection } from '../components/GraphCanvas'
 import { asGraph, isRefusal, takenEdges, type Graph, type TraceRow } from '../graph'
 import { onLink } from '../router'
 import type { RunRow } from './Sessions'
@@ -18,6 +18,7 @@ export function RunPage({ id }: { id: number }) {
   const [graph, setGraph] = useState<Graph | null>(null)
   const [from, setFrom] = useState<string | undefined>()
   const [err, setErr] = useState('')
+  const [picked, setPicked] = useState<Selection>(null)
 
   useEffect(() => {
     ;(async () => {
@@ -87,11 +88,16 @@ export function RunPage({ id }: { id: number }) {
       {run.error && <p className="error">{run.error}</p>}
       {graph && marks && (
         <div className="run-graph">
-          <GraphCanvas graph={graph} nodeMarks={marks.nm} edgeMarks={marks.em} label={`run ${run.id} on its graph`} aspect={2.8} />
+          <GraphCanvas graph={graph} nodeMarks={marks.nm} edgeMarks={marks.em} label={`run ${run.id} on its graph`}
+            aspect={2.8}
+            selected={picked}
+            onSelect={setPicked}
+          />
         </div>
       )}
       <h2>Node trace</h2>
-      <TraceTable rows={run.nodeTrace} />
+      <p className="help">Select a node on the graph to pick out its rows.</p>
+      <TraceTable rows={run.nodeTrace} picked={picked?.kind === 'node' ? picked.id : undefined} />
     </section>
   )
 }
@@ -100,7 +106,7 @@ function ms(a: string, b: string) {
   return Math.max(0, Date.parse(b) - Date.parse(a))
 }
 
-function TraceTable({ rows }: { rows: TraceRow[] }) {
+function TraceTable({ rows, picked }: { rows: TraceRow[]; picked?: string }) {
   if (rows.length === 0) return <p className="empty">No node ran.</p>
   const t0 = Date.parse(rows[0].startedAt)
   return (
@@ -120,7 +126,7 @@ function TraceTable({ rows }: { rows: TraceRow[] }) {
       </thead>
       <tbody>
         {rows.map((r, i) => (
-          <tr key={i} className={`row-${r.status}`}>
+          <tr key={i} className={`row-${r.status}`} aria-current={r.nodeId === picked ? 'true' : undefined}>
             <td>{i + 1}</td>
             <td>
               <code>{r.nodeId}</code>

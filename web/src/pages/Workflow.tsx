@@ -6,6 +6,7 @@ import { allowedLabels, asGraph, freshId, problemTargets, type GEdge, type GNode
 import { loadSchema, useMeta } from '../meta'
 import { navigate, onLink } from '../router'
 import { diffSize } from './Workflows'
+import { RunsTable, type RunRow } from './Sessions'
 
 interface Wf {
   id: number
@@ -55,9 +56,14 @@ export function WorkflowPage({ id, params }: { id: number; params: URLSearchPara
           <a role="tab" aria-selected={tab === 'versions'} href={`/workflows/${id}?tab=versions`} onClick={onLink}>
             Versions
           </a>
+          <a role="tab" aria-selected={tab === 'runs'} href={`/workflows/${id}?tab=runs`} onClick={onLink}>
+            Runs
+          </a>
         </div>
       </div>
-      {tab === 'versions' ? (
+      {tab === 'runs' ? (
+        <WorkflowRuns id={wf.id} />
+      ) : tab === 'versions' ? (
         <Versions wf={wf} version={Number(params.get('version') ?? 0)} onChanged={() => setReload((r) => r + 1)} />
       ) : (
         <Editor
@@ -663,4 +669,20 @@ function sortKeys(v: unknown): unknown {
     return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]))
   }
   return v
+}
+
+function WorkflowRuns({ id }: { id: number }) {
+  const [runs, setRuns] = useState<RunRow[] | null>(null)
+  const [err, setErr] = useState('')
+  useEffect(() => {
+    gql<{ workflowRuns: RunRow[] }>(
+      'query($w: Int!) { workflowRuns(workflowId: $w, first: 100) { id status version workflowId resumedFromRunId errorCode startedAt finishedAt } }',
+      { w: id },
+    )
+      .then((d) => setRuns(d.workflowRuns))
+      .catch((e) => setErr(e.message))
+  }, [id])
+  if (err) return <p className="error" role="alert">{err}</p>
+  if (!runs) return <p>Loading…</p>
+  return <RunsTable runs={runs} />
 }
