@@ -16,6 +16,7 @@ func printFirstStart(w io.Writer, addr, key string) {
 		{"GraphQL", base + "/graphql"},
 		{"Events", base + "/api/sessions/{id}/events"},
 		{"Metrics", base + "/metrics"},
+		{"Dashboard", base + "/ (sign in with the key)"},
 	} {
 		fmt.Fprintf(w, "%-10s%s\n", u.name, u.url)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/wetel/wetel/events"
+	"github.com/wetel/wetel/server/dashboard"
 	"github.com/wetel/wetel/server/gql"
 	"github.com/wetel/wetel/store"
 )
@@ -28,6 +29,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/artifacts/{id}", s.count("artifacts", s.authenticated(http.HandlerFunc(s.artifactContent))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	mux.Handle("/", s.count("dashboard", dashboard.Handler(s.cfg.Registry)))
 	return mux
 }
 
