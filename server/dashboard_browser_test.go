@@ -460,6 +460,21 @@ func TestDashboard(t *testing.T) {
 	b.shot("08b-run-marks")
 	b.run("a workflow's runs", chromedp.Navigate(ts.url+"/workflows/1?tab=runs"), waitText("table.list", "Run 2"), waitText("table.list", "Run 1"))
 
+	// An approval waits in the inbox; approving it continues its run, and
+	// the page shows what the session was told.
+	refunds := publishedAgent(t, ts.c, "refunds", refundFlow)
+	var sess struct{ StartSession struct{ ID int } }
+	do(t, ts.c, `mutation($a: Int!) { startSession(input: {agentId: $a}) { id } }`, map[string]any{"a": refunds}, &sess)
+	send(t, ts, sess.StartSession.ID, "order 7")
+	b.run("approvals",
+		chromedp.Navigate(ts.url+"/approvals"),
+		waitText("table.approvals", "Refund for order 7?"),
+		setValue(`input[aria-label^="note for approval"]`, "checked"),
+	)
+	b.shot("12-approvals")
+	b.run("approve", clickText("Approve"), waitText(`table.approvals [role="status"]`, "Approved: the session was told “Refunded (checked, by "))
+	b.shot("13-approved")
+
 	b.run("version diff",
 		chromedp.Navigate(ts.url+"/workflows/1?tab=versions"),
 		waitText("table.list", "v2"),

@@ -21,20 +21,11 @@ func scanWait(v []driver.Value) (store.Wait, error) {
 	return w, nil
 }
 
-// OpenWait returns the session's OPEN wait resumed by a reply, and its snapshot. One found past
-// its expiry is closed as EXPIRED, on the writer, and reads as ErrNotFound.
+// OpenWait returns the session's OPEN wait resumed by a reply, and its
+// snapshot. One found past its expiry is closed as EXPIRED, on the writer,
+// and reads as ErrNotFound.
 func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time) (store.Wait, json.RawMessage, error) {
-	var w store.Wait
-	var snap json.RawMessage
-	err := s.read(ctx, func(c *conn) error {
-		v, err := c.row(qOpenWait, sessionID, ws)
-		if err != nil {
-			return mapErr(err)
-		}
-		w, err = scanWait(v)
-		snap = doc(v[12])
-		return err
-	})
+	w, snap, err := s.waitWithSnapshot(ctx, qOpenWait, sessionID, ws)
 	if err != nil {
 		return store.Wait{}, nil, fmt.Errorf("reading open wait of session %d: %w", sessionID, err)
 	}
@@ -53,10 +44,19 @@ func (s *Store) OpenWait(ctx context.Context, ws, sessionID int64, now time.Time
 
 // WaitByID reads a wait of ws with its snapshot.
 func (s *Store) WaitByID(ctx context.Context, ws, id int64) (store.Wait, json.RawMessage, error) {
+	w, snap, err := s.waitWithSnapshot(ctx, qWaitByID, id, ws)
+	if err != nil {
+		return store.Wait{}, nil, fmt.Errorf("reading wait %d: %w", id, err)
+	}
+	return w, snap, nil
+}
+
+// waitWithSnapshot reads one row of waitCols and the snapshot after them.
+func (s *Store) waitWithSnapshot(ctx context.Context, q query, args ...any) (store.Wait, json.RawMessage, error) {
 	var w store.Wait
 	var snap json.RawMessage
 	err := s.read(ctx, func(c *conn) error {
-		v, err := c.row(qWaitByID, id, ws)
+		v, err := c.row(q, args...)
 		if err != nil {
 			return mapErr(err)
 		}
@@ -64,10 +64,7 @@ func (s *Store) WaitByID(ctx context.Context, ws, id int64) (store.Wait, json.Ra
 		snap = doc(v[12])
 		return err
 	})
-	if err != nil {
-		return store.Wait{}, nil, fmt.Errorf("reading wait %d: %w", id, err)
-	}
-	return w, snap, nil
+	return w, snap, err
 }
 
 // PendingWaits lists OPEN, unexpired waits of a kind in id order, without snapshots.

@@ -4,7 +4,7 @@ import { match, navigate, onLink, usePath } from './router'
 import { WorkflowsPage } from './pages/Workflows'
 import { WorkflowPage } from './pages/Workflow'
 import { PlaygroundPage } from './pages/Playground'
-import { RunsTable, SessionsPage, SessionPage, type RunRow } from './pages/Sessions'
+import { SessionsPage, SessionPage } from './pages/Sessions'
 import { RunPage } from './pages/Run'
 
 interface Me {
@@ -149,26 +149,97 @@ function SignIn({ onSignedIn }: { onSignedIn: (k: string) => void }) {
   )
 }
 
+type PendingApproval = { id: number; sessionId: number; runId: number; nodeId: string; prompt: string; expiresAt: string | null }
+
+// ApprovalsPage lists what waits for an owner's decision and decides it:
+// decideApproval starts the run's continuation, whose reply is shown.
 function ApprovalsPage() {
-  const [runs, setRuns] = useState<RunRow[] | null>(null)
+  const [pending, setPending] = useState<PendingApproval[] | null>(null)
   const [err, setErr] = useState('')
-  useEffect(() => {
-    gql<{ workflowRuns: RunRow[] }>(
-      '{ workflowRuns(status: AWAITING_APPROVAL, first: 100) { id status version workflowId resumedFromRunId errorCode startedAt finishedAt } }',
-    )
-      .then((d) => setRuns(d.workflowRuns))
+  const [notes, setNotes] = useState<Record<number, string>>({})
+  const [outcome, setOutcome] = useState<Record<number, string>>({})
+  const load = () =>
+    gql<{ pendingApprovals: PendingApproval[] }>('{ pendingApprovals { id sessionId runId nodeId prompt expiresAt } }')
+      .then((d) => setPending(d.pendingApprovals))
       .catch((e) => setErr(e.message))
+  useEffect(() => {
+    load()
   }, [])
+  const decide = (a: PendingApproval, approve: boolean) => {
+    gql<{ decideApproval: { messages: { text: string }[] } }>(
+      'mutation($id: Int!, $ok: Boolean!, $note: String) { decideApproval(id: $id, approve: $ok, note: $note) { messages { text } } }',
+      { id: a.id, ok: approve, note: notes[a.id] ?? '' },
+    )
+      .then((d) => {
+        const said = d.decideApproval.messages.map((m) => m.text).join(' ')
+        setOutcome({ ...outcome, [a.id]: (approve ? 'Approved' : 'Rejected') + (said ? ': the session was told “' + said + '”' : '') })
+      })
+      .catch((e) => setOutcome({ ...outcome, [a.id]: e instanceof ApiError ? `${e.code}: ${e.message}` : String(e) }))
+  }
   return (
     <section>
       <h1>Approvals</h1>
       <p className="help">
-        Runs paused at an approval node wait here. Deciding them from the dashboard comes with the server's approval API; until
-        then this page lists them.
+        Runs paused at an approval node wait here for an owner. Approving or rejecting continues the run down its approved or
+        rejected edge, as a new run; a second decision is refused.
       </p>
       {err && <p className="error" role="alert">{err}</p>}
-      {runs && runs.length === 0 && <p className="empty">No run is waiting for approval.</p>}
-      {runs && runs.length > 0 && <RunsTable runs={runs} />}
+      {pending && pending.length === 0 && <p className="empty">No run is waiting for approval.</p>}
+      {pending && pending.length > 0 && (
+        <table className="list approvals">
+          <thead>
+            <tr>
+              <th>Prompt</th>
+              <th>Session</th>
+              <th>Run</th>
+              <th>Expires</th>
+              <th>Decision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pending.map((a) => (
+              <tr key={a.id} data-approval-id={a.id}>
+                <td>{a.prompt}</td>
+                <td>
+                  <a href={`/sessions/${a.sessionId}`} onClick={onLink}>
+                    Session {a.sessionId}
+                  </a>
+                </td>
+                <td>
+                  <a href={`/runs/${a.runId}`} onClick={onLink}>
+                    Run {a.runId}
+                  </a>
+                </td>
+                <td>{a.expiresAt ? new Date(a.expiresAt).toLocaleString() : 'never'}</td>
+                <td>
+                  {outcome[a.id] ? (
+                    <span className="status" role="status">
+                      {outcome[a.id]}
+                    </span>
+                  ) : (
+                    <>
+                      <label>
+                        Note{' '}
+                        <input
+                          aria-label={`note for approval ${a.id}`}
+                          value={notes[a.id] ?? ''}
+                          onChange={(e) => setNotes({ ...notes, [a.id]: e.target.value })}
+                        />
+                      </label>{' '}
+                      <button type="button" className="primary" onClick={() => decide(a, true)}>
+                        Approve
+                      </button>{' '}
+                      <button type="button" onClick={() => decide(a, false)}>
+                        Reject
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   )
 }
