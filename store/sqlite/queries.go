@@ -182,7 +182,7 @@ var queries = [numQueries]string{
 	qInsRun: `INSERT INTO runs (workspace_id, session_id, workflow_id, version, status,
 		resumed_from_run_id, node_trace, error, error_code, started_at)
 		SELECT ?1, ?2, ?3, ?4, 'RUNNING', ?5, ?6, '', '', ?7
-		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND workspace_id = ?1)
+		WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND workspace_id = ?1 AND status = 'OPEN')
 		AND (?3 IS NULL OR EXISTS (SELECT 1 FROM workflows WHERE id = ?3 AND workspace_id = ?1))
 		AND (?5 IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ?5 AND session_id = ?2))`,
 	qInsMessage: `INSERT INTO messages (workspace_id, session_id, role, text, mood, run_id,

@@ -23,13 +23,6 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 	r.StartedAt = fromMs(msOrNow(r.StartedAt))
 	m.CreatedAt = fromMs(msOrNow(m.CreatedAt))
 	err := s.write(ctx, func(c *conn) error {
-		v, err := c.row(qSessionStatus, r.SessionID, r.WorkspaceID)
-		if err != nil {
-			return mapErr(err)
-		}
-		if text(v[0]) != store.SessionOpen {
-			return store.ErrSessionEnded
-		}
 		r.ResumedFromRunID = t.Run.ResumedFromRunID
 		if cl := t.Claim; cl != nil {
 			n, err := c.exec(qClaimWait, cl.Status, cl.WaitID, r.WorkspaceID, r.SessionID)
@@ -43,8 +36,15 @@ func (s *Store) StartTurn(ctx context.Context, t store.TurnStart) (store.Run, st
 				r.ResumedFromRunID = 0
 			}
 		}
+		var err error
 		r.ID, err = c.insert(qInsRun, r.WorkspaceID, r.SessionID, nullID(r.WorkflowID), r.Version,
 			nullID(r.ResumedFromRunID), jsonText(r.NodeTrace), ms(r.StartedAt))
+		if errors.Is(mapErr(err), store.ErrNotFound) {
+			// The insert asks for an OPEN session: say whether it ended.
+			if v, e := c.row(qSessionStatus, r.SessionID, r.WorkspaceID); e == nil && text(v[0]) != store.SessionOpen {
+				return store.ErrSessionEnded
+			}
+		}
 		if err != nil {
 			return mapErr(err)
 		}
