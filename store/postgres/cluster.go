@@ -73,8 +73,8 @@ func (s *Store) LockSession(ctx context.Context, sessionID int64, busy func()) (
 	// Try, and while another replica holds the lock, ask it again and
 	// again to interrupt its turn (a notice sent while its listener was
 	// reconnecting is lost) and try again a little later.
-	wait, asked := 5*time.Millisecond, time.Time{}
-	for {
+	var asked time.Time
+	for tries := 0; ; tries++ {
 		var got bool
 		if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, lockClass, key).Scan(&got); err != nil {
 			c.Release()
@@ -87,7 +87,7 @@ func (s *Store) LockSession(ctx context.Context, sessionID int64, busy func()) (
 			busy()
 			asked = time.Now()
 		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(clock.Backoff(5*time.Millisecond, 100*time.Millisecond, tries))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -95,7 +95,6 @@ func (s *Store) LockSession(ctx context.Context, sessionID int64, busy func()) (
 			return nil, fmt.Errorf("locking session %d: %w", sessionID, ctx.Err())
 		case <-t.C:
 		}
-		wait = min(2*wait, 100*time.Millisecond)
 	}
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
