@@ -47,6 +47,26 @@ func TestApprovalOverTheAPI(t *testing.T) {
 	do(t, ts.c, `mutation { createApiKey(name: "helper", role: MEMBER) { key } }`, nil, &created)
 	member := client.New(ts.url, created.CreateApiKey.Key)
 	wantCode(t, member, "FORBIDDEN", decide, map[string]any{"id": id, "ok": true})
+	// The owners were told, in the app; only an OWNER reads the notices.
+	var notes struct {
+		Notifications []struct {
+			ID    int
+			Kind  string
+			RunID *int
+		}
+	}
+	do(t, ts.c, `{ notifications(unreadOnly: true) { id kind runId } }`, nil, &notes)
+	if len(notes.Notifications) != 1 || notes.Notifications[0].Kind != "APPROVAL" || notes.Notifications[0].RunID == nil ||
+		*notes.Notifications[0].RunID != pending.PendingApprovals[0].RunID {
+		t.Fatalf("notifications: %+v", notes)
+	}
+	wantCode(t, member, "FORBIDDEN", `{ notifications { id } }`, nil)
+	var marked struct{ MarkNotificationsRead int }
+	do(t, ts.c, `mutation($ids: [Int!]!) { markNotificationsRead(ids: $ids) }`, map[string]any{"ids": []int{notes.Notifications[0].ID}}, &marked)
+	do(t, ts.c, `{ notifications(unreadOnly: true) { id kind runId } }`, nil, &notes)
+	if marked.MarkNotificationsRead != 1 || len(notes.Notifications) != 0 {
+		t.Errorf("after marking read: %d marked, %+v unread", marked.MarkNotificationsRead, notes)
+	}
 
 	var mu sync.Mutex
 	var wins []string

@@ -339,6 +339,7 @@ type Store interface {
 	OutboundQueue
 	EventLog
 	ArtifactStore
+	NotificationStore
 	ModelStore
 
 	Close() error

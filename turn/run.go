@@ -208,6 +208,7 @@ func (s *Service) finish(ctx context.Context, sess store.Session, wf store.Workf
 		}
 		return TurnResult{}, fmt.Errorf("ending the turn of run %d: %w", run.ID, err)
 	}
+	s.notify(ctx, sess, wf, end)
 	return TurnResult{UserMessage: user, Runs: []store.Run{end.Run}, Messages: end.Messages}, nil
 }
 

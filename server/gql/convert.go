@@ -106,3 +106,8 @@ func mapList[S, T any](in []S, f func(S) *T) []T {
 	}
 	return out
 }
+
+func toNotification(n store.Notification) *Notification {
+	return &Notification{ID: int(n.ID), Kind: n.Kind, Text: n.Text, WorkflowID: optID(n.WorkflowID),
+		SessionID: optID(n.SessionID), RunID: optID(n.RunID), CreatedAt: n.CreatedAt, ReadAt: n.ReadAt}
+}

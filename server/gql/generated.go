@@ -166,28 +166,29 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIKey         func(childComplexity int, name string, role Role) int
-		CreateAgent          func(childComplexity int, input CreateAgentInput) int
-		CreateCustomAction   func(childComplexity int, input CustomActionInput) int
-		CreateModelProvider  func(childComplexity int, input ModelProviderInput) int
-		CreateWorkflow       func(childComplexity int, input CreateWorkflowInput) int
-		DecideApproval       func(childComplexity int, id int, approve bool, note *string) int
-		DeleteCustomAction   func(childComplexity int, id int) int
-		DeleteMcpConnector   func(childComplexity int, id int) int
-		DeleteModelProvider  func(childComplexity int, id int) int
-		EndSession           func(childComplexity int, sessionID int) int
-		PublishWorkflow      func(childComplexity int, id int) int
-		RegisterMcpConnector func(childComplexity int, input McpConnectorInput) int
-		RevokeAPIKey         func(childComplexity int, id int) int
-		RollbackWorkflow     func(childComplexity int, id int, version int) int
-		RunWorkflowTask      func(childComplexity int, sessionID int) int
-		SendMessage          func(childComplexity int, sessionID int, text string) int
-		SetSessionIdentity   func(childComplexity int, sessionID int, identity *string) int
-		StartSession         func(childComplexity int, input StartSessionInput) int
-		UpdateAgent          func(childComplexity int, id int, input UpdateAgentInput) int
-		UpdateModelProvider  func(childComplexity int, id int, input UpdateModelProviderInput) int
-		UpdateModelSettings  func(childComplexity int, input ModelSettingsInput) int
-		UpdateWorkflow       func(childComplexity int, id int, input UpdateWorkflowInput) int
+		CreateAPIKey          func(childComplexity int, name string, role Role) int
+		CreateAgent           func(childComplexity int, input CreateAgentInput) int
+		CreateCustomAction    func(childComplexity int, input CustomActionInput) int
+		CreateModelProvider   func(childComplexity int, input ModelProviderInput) int
+		CreateWorkflow        func(childComplexity int, input CreateWorkflowInput) int
+		DecideApproval        func(childComplexity int, id int, approve bool, note *string) int
+		DeleteCustomAction    func(childComplexity int, id int) int
+		DeleteMcpConnector    func(childComplexity int, id int) int
+		DeleteModelProvider   func(childComplexity int, id int) int
+		EndSession            func(childComplexity int, sessionID int) int
+		MarkNotificationsRead func(childComplexity int, ids []int) int
+		PublishWorkflow       func(childComplexity int, id int) int
+		RegisterMcpConnector  func(childComplexity int, input McpConnectorInput) int
+		RevokeAPIKey          func(childComplexity int, id int) int
+		RollbackWorkflow      func(childComplexity int, id int, version int) int
+		RunWorkflowTask       func(childComplexity int, sessionID int) int
+		SendMessage           func(childComplexity int, sessionID int, text string) int
+		SetSessionIdentity    func(childComplexity int, sessionID int, identity *string) int
+		StartSession          func(childComplexity int, input StartSessionInput) int
+		UpdateAgent           func(childComplexity int, id int, input UpdateAgentInput) int
+		UpdateModelProvider   func(childComplexity int, id int, input UpdateModelProviderInput) int
+		UpdateModelSettings   func(childComplexity int, input ModelSettingsInput) int
+		UpdateWorkflow        func(childComplexity int, id int, input UpdateWorkflowInput) int
 	}
 
 	NodeType struct {
@@ -196,6 +197,17 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 		RunsOn       func(childComplexity int) int
 		Summary      func(childComplexity int) int
+	}
+
+	Notification struct {
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		ReadAt     func(childComplexity int) int
+		RunID      func(childComplexity int) int
+		SessionID  func(childComplexity int) int
+		Text       func(childComplexity int) int
+		WorkflowID func(childComplexity int) int
 	}
 
 	PendingApproval struct {
@@ -243,6 +255,7 @@ type ComplexityRoot struct {
 		ModelSettings       func(childComplexity int) int
 		NodeConfigSchema    func(childComplexity int, typeArg string) int
 		NodeTypes           func(childComplexity int) int
+		Notifications       func(childComplexity int, unreadOnly *bool, first *int) int
 		PendingApprovals    func(childComplexity int, sessionID *int) int
 		PendingAwaitReplies func(childComplexity int, sessionID *int) int
 		Session             func(childComplexity int, id int) int
@@ -366,6 +379,7 @@ type MutationResolver interface {
 	UpdateModelProvider(ctx context.Context, id int, input UpdateModelProviderInput) (*ModelProvider, error)
 	DeleteModelProvider(ctx context.Context, id int) (bool, error)
 	UpdateModelSettings(ctx context.Context, input ModelSettingsInput) (*ModelSettings, error)
+	MarkNotificationsRead(ctx context.Context, ids []int) (int, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*Me, error)
@@ -393,6 +407,7 @@ type QueryResolver interface {
 	Artifact(ctx context.Context, id int) (*Artifact, error)
 	ModelProviders(ctx context.Context) ([]ModelProvider, error)
 	ModelSettings(ctx context.Context) (*ModelSettings, error)
+	Notifications(ctx context.Context, unreadOnly *bool, first *int) ([]Notification, error)
 }
 type SubscriptionResolver interface {
 	SessionEvents(ctx context.Context, sessionID int, afterSeq *int) (<-chan *SessionEvent, error)
@@ -1040,6 +1055,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EndSession(childComplexity, args["sessionId"].(int)), true
+	case "Mutation.markNotificationsRead":
+		if e.ComplexityRoot.Mutation.MarkNotificationsRead == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_markNotificationsRead_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MarkNotificationsRead(childComplexity, args["ids"].([]int)), true
 	case "Mutation.publishWorkflow":
 		if e.ComplexityRoot.Mutation.PublishWorkflow == nil {
 			break
@@ -1203,6 +1229,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeType.Summary(childComplexity), true
+
+	case "Notification.createdAt":
+		if e.ComplexityRoot.Notification.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.CreatedAt(childComplexity), true
+	case "Notification.id":
+		if e.ComplexityRoot.Notification.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.ID(childComplexity), true
+	case "Notification.kind":
+		if e.ComplexityRoot.Notification.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Kind(childComplexity), true
+	case "Notification.readAt":
+		if e.ComplexityRoot.Notification.ReadAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.ReadAt(childComplexity), true
+	case "Notification.runId":
+		if e.ComplexityRoot.Notification.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.RunID(childComplexity), true
+	case "Notification.sessionId":
+		if e.ComplexityRoot.Notification.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.SessionID(childComplexity), true
+	case "Notification.text":
+		if e.ComplexityRoot.Notification.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Text(childComplexity), true
+	case "Notification.workflowId":
+		if e.ComplexityRoot.Notification.WorkflowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.WorkflowID(childComplexity), true
 
 	case "PendingApproval.createdAt":
 		if e.ComplexityRoot.PendingApproval.CreatedAt == nil {
@@ -1448,6 +1523,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.NodeTypes(childComplexity), true
+	case "Query.notifications":
+		if e.ComplexityRoot.Query.Notifications == nil {
+			break
+		}
+
+		args, err := ec.field_Query_notifications_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Notifications(childComplexity, args["unreadOnly"].(*bool), args["first"].(*int)), true
 	case "Query.pendingApprovals":
 		if e.ComplexityRoot.Query.PendingApprovals == nil {
 			break
@@ -2299,6 +2385,28 @@ func (ec *executionContext) childFields_NodeType(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type NodeType", field.Name)
 }
 
+func (ec *executionContext) childFields_Notification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Notification_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Notification_kind(ctx, field)
+	case "text":
+		return ec.fieldContext_Notification_text(ctx, field)
+	case "workflowId":
+		return ec.fieldContext_Notification_workflowId(ctx, field)
+	case "sessionId":
+		return ec.fieldContext_Notification_sessionId(ctx, field)
+	case "runId":
+		return ec.fieldContext_Notification_runId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Notification_createdAt(ctx, field)
+	case "readAt":
+		return ec.fieldContext_Notification_readAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Notification", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingApproval(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2787,6 +2895,20 @@ func (ec *executionContext) field_Mutation_endSession_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_markNotificationsRead_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]int, error) {
+			return ec.unmarshalNInt2ᚕintᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_publishWorkflow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3098,6 +3220,28 @@ func (ec *executionContext) field_Query_nodeConfigSchema_args(ctx context.Contex
 		return nil, err
 	}
 	args["type"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_notifications_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "unreadOnly",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["unreadOnly"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
 	return args, nil
 }
 
@@ -6309,6 +6453,50 @@ func (ec *executionContext) fieldContext_Mutation_updateModelSettings(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_markNotificationsRead(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_markNotificationsRead(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MarkNotificationsRead(ctx, fc.Args["ids"].([]int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_markNotificationsRead(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_markNotificationsRead_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _NodeType_name(ctx context.Context, field graphql.CollectedField, obj *NodeType) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6422,6 +6610,190 @@ func (ec *executionContext) _NodeType_availability(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_NodeType_availability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NodeType", field, false, false, "String")
+}
+
+func (ec *executionContext) _Notification_id(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Notification_kind(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "String")
+}
+
+func (ec *executionContext) _Notification_text(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "String")
+}
+
+func (ec *executionContext) _Notification_workflowId(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_workflowId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkflowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_workflowId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Notification_sessionId(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_sessionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_sessionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Notification_runId(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Notification_createdAt(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Notification_readAt(ctx context.Context, field graphql.CollectedField, obj *Notification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Notification_readAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReadAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Notification_readAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Notification", field, false, false, "Time")
 }
 
 func (ec *executionContext) _PendingApproval_id(ctx context.Context, field graphql.CollectedField, obj *PendingApproval) (ret graphql.Marshaler) {
@@ -7904,6 +8276,50 @@ func (ec *executionContext) fieldContext_Query_modelSettings(_ context.Context, 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ModelSettings(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_notifications(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_notifications(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Notifications(ctx, fc.Args["unreadOnly"].(*bool), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []Notification) graphql.Marshaler {
+			return ec.marshalNNotification2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotificationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_notifications(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Notification(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_notifications_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -12160,6 +12576,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "markNotificationsRead":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_markNotificationsRead(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12211,6 +12634,74 @@ func (ec *executionContext) _NodeType(ctx context.Context, sel ast.SelectionSet,
 		case "availability":
 			out.Values[i] = ec._NodeType_availability(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var notificationImplementors = []string{"Notification"}
+
+func (ec *executionContext) _Notification(ctx context.Context, sel ast.SelectionSet, obj *Notification) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, notificationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Notification")
+		case "id":
+			out.Values[i] = ec._Notification_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Notification_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._Notification_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "workflowId":
+			out.Values[i] = ec._Notification_workflowId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sessionId":
+			out.Values[i] = ec._Notification_sessionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._Notification_runId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Notification_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "readAt":
+			out.Values[i] = ec._Notification_readAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -12587,6 +13078,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_modelSettings(ctx, field)
+				})
+		case "notifications":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_notifications(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -13651,6 +14148,35 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNJSON2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐJSON(ctx context.Context, v any) (JSON, error) {
 	var res JSON
 	err := res.UnmarshalGQL(v)
@@ -13871,6 +14397,26 @@ func (ec *executionContext) marshalNNodeType2ᚕgithubᚗcomᚋwetelᚋwetelᚋs
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNNodeType2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNodeType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNotification2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotification(ctx context.Context, sel ast.SelectionSet, v Notification) graphql.Marshaler {
+	return ec._Notification(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNNotification2ᚕgithubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotificationᚄ(ctx context.Context, sel ast.SelectionSet, v []Notification) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNotification2githubᚗcomᚋwetelᚋwetelᚋserverᚋgqlᚐNotification(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -252,6 +252,19 @@ type NodeType struct {
 	Availability string `json:"availability"`
 }
 
+type Notification struct {
+	ID int `json:"id"`
+	// RUN_FAILED or APPROVAL.
+	Kind       string    `json:"kind"`
+	Text       string    `json:"text"`
+	WorkflowID *int      `json:"workflowId,omitempty"`
+	SessionID  *int      `json:"sessionId,omitempty"`
+	RunID      *int      `json:"runId,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+	// When it was marked read; null while unread.
+	ReadAt *time.Time `json:"readAt,omitempty"`
+}
+
 type PendingApproval struct {
 	ID        int    `json:"id"`
 	SessionID int    `json:"sessionId"`

@@ -361,6 +361,22 @@ func (r *mutationResolver) UpdateModelSettings(ctx context.Context, input ModelS
 	return r.updateModelSettings(ctx, input)
 }
 
+// MarkNotificationsRead is the resolver for the markNotificationsRead field.
+func (r *mutationResolver) MarkNotificationsRead(ctx context.Context, ids []int) (int, error) {
+	c, err := owner(ctx, "markNotificationsRead")
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) > maxPage {
+		return 0, Errorf(CodeLimit, "ids: %d; the limit is %d per request", len(ids), maxPage)
+	}
+	list := make([]int64, len(ids))
+	for i, id := range ids {
+		list[i] = int64(id)
+	}
+	return r.Store.MarkNotificationsRead(ctx, c.WorkspaceID, list, r.Turns.Now())
+}
+
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*Me, error) {
 	c, err := caller(ctx)
@@ -704,6 +720,23 @@ func (r *queryResolver) ModelProviders(ctx context.Context) ([]ModelProvider, er
 // ModelSettings is the resolver for the modelSettings field.
 func (r *queryResolver) ModelSettings(ctx context.Context) (*ModelSettings, error) {
 	return r.modelSettings(ctx)
+}
+
+// Notifications is the resolver for the notifications field.
+func (r *queryResolver) Notifications(ctx context.Context, unreadOnly *bool, first *int) ([]Notification, error) {
+	c, err := owner(ctx, "notifications")
+	if err != nil {
+		return nil, err
+	}
+	n, err := pageSize(first)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := r.Store.Notifications(ctx, c.WorkspaceID, unreadOnly != nil && *unreadOnly, n)
+	if err != nil {
+		return nil, err
+	}
+	return mapList(ns, toNotification), nil
 }
 
 // SessionEvents is the resolver for the sessionEvents field.

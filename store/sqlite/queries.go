@@ -109,6 +109,9 @@ const (
 
 	// Artifacts (artifacts.go).
 	qInsArtifact
+	qInsNotification
+	qNotifications
+	qMarkRead
 	qArtifact
 	qArtifactInfo
 
@@ -297,7 +300,12 @@ var queries = [numQueries]string{
 	qCountOpenWaits: `SELECT count(*) FROM waits INDEXED BY waits_open_kind
 		WHERE status = 'OPEN' AND (expires_at IS NULL OR expires_at > ?)`,
 
-	qInsArtifact:    insArtifactSQL,
+	qInsArtifact:     insArtifactSQL,
+	qInsNotification: insNotificationSQL,
+	qNotifications: `SELECT ` + notificationCols + ` FROM notifications
+		WHERE workspace_id = ?1 AND (NOT ?2 OR read_at IS NULL) ORDER BY id DESC LIMIT ?3`,
+	qMarkRead: `UPDATE notifications SET read_at = ?1
+		WHERE workspace_id = ?2 AND read_at IS NULL AND id IN (SELECT value FROM json_each(?3))`,
 	qArtifact:       `SELECT ` + artifactCols + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 	qArtifactInfo:   `SELECT ` + artifactInfo + ` FROM artifacts WHERE id = ? AND workspace_id = ?`,
 	qModelConfig:    `SELECT version, config, updated_at FROM model_configs WHERE workspace_id = ?`,

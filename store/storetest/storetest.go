@@ -59,6 +59,7 @@ var cases = []struct {
 	{"OpenWait", testOpenWait},
 	{"OpenWaitExpires", testOpenWaitExpires},
 	{"PendingWaits", testPendingWaits},
+	{"Notifications", testNotifications},
 	{"WaitKinds", testWaitKinds},
 	{"ClaimWait", testClaimWait},
 	{"PauseInEndedSession", testPauseInEndedSession},

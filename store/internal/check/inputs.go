@@ -182,3 +182,26 @@ func Artifact(a *store.Artifact) error {
 	}
 	return nil
 }
+
+// Notification checks a notice before it is stored.
+func Notification(n *store.Notification) error {
+	switch {
+	case n.Kind == "":
+		return invalid("kind: must not be empty")
+	case n.Text == "":
+		return invalid("text: must not be empty")
+	case len(n.Text) > 4096:
+		return invalid("text: %d bytes; the limit is 4096", len(n.Text))
+	case len(n.Key) > 200:
+		return invalid("key: %d bytes; the limit is 200", len(n.Key))
+	}
+	return nil
+}
+
+// NotificationPage checks a page size of Notifications.
+func NotificationPage(limit int) error {
+	if limit < 1 || limit > store.MaxNotificationPage {
+		return invalid("limit %d: want 1 to %d", limit, store.MaxNotificationPage)
+	}
+	return nil
+}
