@@ -6,6 +6,7 @@ import (
 
 	"github.com/wetel/wetel/graph"
 	"github.com/wetel/wetel/node"
+	"github.com/wetel/wetel/node/awaitreply"
 )
 
 func TestDiagnostics(t *testing.T) {
@@ -106,4 +107,37 @@ func dump(ps []graph.Problem) string {
 		b.WriteString(p.Code + " " + p.NodeID + " " + p.EdgeID + ": " + p.Message + "\n")
 	}
 	return b.String()
+}
+
+// Seed 000: "an unanswered branch routing back into the await_reply node
+// that just asked will re-ask, once per turn, indefinitely": reported unless
+// a condition (counting the attempts) gates the way back.
+func TestUncountedReask(t *testing.T) {
+	t.Parallel()
+	r := func(id string) string { return n(id, "response", `{"messageTemplate":"hi"}`) }
+	ask := n("q", "await_reply", `{"promptTemplate":"?","saveAs":"x","matchMode":"options","optionsFrom":"opts"}`)
+	for _, tc := range []struct {
+		name  string
+		nodes []string
+		edges []string
+		want  bool
+	}{
+		{"straight back", []string{n("s", "start", `{}`), ask, r("ok"), r("again")},
+			[]string{e("e1", "s", "q", ""), e("e2", "q", "ok", "answered"), e("e3", "q", "again", "unanswered"), e("e4", "again", "q", "")}, true},
+		{"gated by a condition", []string{n("s", "start", `{}`), ask, r("ok"), r("again"), n("c", "condition", `{"expression":"tries < 3"}`), r("give_up")},
+			[]string{e("e1", "s", "q", ""), e("e2", "q", "ok", "answered"), e("e3", "q", "c", "unanswered"),
+				e("e4", "c", "again", "true"), e("e5", "c", "give_up", "false"), e("e6", "again", "q", "")}, false},
+		{"no way back", []string{n("s", "start", `{}`), ask, r("ok"), r("sorry")},
+			[]string{e("e1", "s", "q", ""), e("e2", "q", "ok", "answered"), e("e3", "q", "sorry", "unanswered")}, false},
+	} {
+		found := false
+		for _, p := range graph.Diagnose(mustDecode(t, doc(tc.nodes, tc.edges)), node.Default) {
+			if p.Code == awaitreply.DiagUncountedReask && p.NodeID == "q" {
+				found = true
+			}
+		}
+		if found != tc.want {
+			t.Errorf("%s: reported %v, want %v", tc.name, found, tc.want)
+		}
+	}
 }

@@ -24,6 +24,28 @@ func (v *view) Node(id string) (string, map[string]any, bool) {
 	return v.g.Nodes[i].Type, v.cfgs[i], true
 }
 
+// Out implements node.Nodes for the rules.
+func (v *view) Out(id string) []node.Edge {
+	var out []node.Edge
+	for _, e := range v.out[id] {
+		out = append(out, node.Edge{ID: e.ID, Target: e.Target, Label: e.Label})
+	}
+	return out
+}
+
+// Branches implements node.Nodes for the rules.
+func (v *view) Branches(id string) bool {
+	i := v.index(id)
+	if i < 0 || v.specs[i] == nil {
+		return false
+	}
+	switch v.specs[i].Routing {
+	case node.RouteValue, node.RouteBool, node.RouteCase:
+		return true
+	}
+	return false
+}
+
 // fromRules gives the problems a rule reported about node id their node.
 func fromRules(id string, ps []node.Problem) []Problem {
 	out := make([]Problem, len(ps))

@@ -66,6 +66,12 @@ type Nodes interface {
 	// Node returns the type and decoded config of the first node with the
 	// id; config is nil when it is not a JSON object.
 	Node(id string) (typ string, config map[string]any, ok bool)
+	// Out returns the outgoing edges of the node with the id, in document
+	// order, so a rule can follow paths through the graph.
+	Out(id string) []Edge
+	// Branches reports whether the node with the id routes on a value it
+	// works out (a condition, switch or router): a gate on a path.
+	Branches(id string) bool
 }
 
 // Problem is what a rule reports about its node. The graph package adds the

@@ -36,7 +36,9 @@ func init() {
 			"number, exact id, normalised label, unique whole token; each tier needs exactly one winner. saveAs holds " +
 			"the reply text (free_text, or unanswered) or the matched option {slot, id, label}. The wait expires after " +
 			"expiresAfterSeconds (default 24 hours, clamped to 7 days); an expired wait is never answered and the next " +
-			"message starts a fresh run.",
+			"message starts a fresh run. An unanswered branch that leads back to the node with no condition, switch or " +
+			"router on the way asks again once per reply without end: the " + DiagUncountedReask + " diagnostic says so " +
+			"(count the attempts in a variable and gate the way back).",
 		Routing:  node.RouteOutcome,
 		Outcomes: []string{vocab.LabelAnswered, vocab.LabelUnanswered},
 		Pauses:   true,
