@@ -21,16 +21,14 @@ var demoGraph []byte
 // environment is added to the first workspace if it is not known yet, so a
 // script can always reach a server it started.
 func (s *Server) bootstrap(ctx context.Context) (string, error) {
-	_, err := s.store.Workspace(ctx, 1)
-	switch {
-	case err == nil:
-		return "", s.adoptBootstrapKey(ctx)
-	case !errors.Is(err, store.ErrNotFound):
-		return "", err
-	}
-	ws, err := s.store.CreateWorkspace(ctx, "Demo")
+	// Of replicas starting at once on an empty database, one creates the
+	// first workspace and sets up the rest; the others find it there.
+	ws, created, err := s.store.CreateFirstWorkspace(ctx, "Demo")
 	if err != nil {
 		return "", fmt.Errorf("creating the demo workspace: %w", err)
+	}
+	if !created {
+		return "", s.adoptBootstrapKey(ctx)
 	}
 	key := s.cfg.BootstrapKey
 	if key == "" {

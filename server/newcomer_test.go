@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -244,5 +245,27 @@ func TestRunContextStaysOnTheServer(t *testing.T) {
 	})
 	if len(seen) == 0 || seen[len(seen)-1] != "TurnComplete" {
 		t.Fatalf("events %v", seen)
+	}
+}
+
+// /readyz answers ready while the store answers, and a server that is
+// shutting down is not ready, so a load balancer drains it.
+func TestReadyz(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{})
+	resp, err := http.Get(ts.url + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("readyz: HTTP %d", resp.StatusCode)
+	}
+	stopping := &Server{store: ts.s.store, closing: make(chan struct{})}
+	close(stopping.closing)
+	rec := httptest.NewRecorder()
+	stopping.readyz(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("readyz while shutting down: HTTP %d", rec.Code)
 	}
 }

@@ -28,6 +28,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/sessions/{id}/events", s.count("events", s.authenticated(http.HandlerFunc(s.sessionEvents))))
 	mux.Handle("GET /api/artifacts/{id}", s.count("artifacts", s.authenticated(http.HandlerFunc(s.artifactContent))))
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	mux.Handle("/", s.count("dashboard", dashboard.Handler(s.cfg.Registry)))
 	return mux
@@ -179,6 +180,26 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	events.ServeSSE(w, r.WithContext(ctx), s.hub, c.WorkspaceID, id)
+}
+
+// readyz says whether this replica should be sent traffic: its store
+// answers (migrated, since the server opened it), and it is not shutting
+// down, so a load balancer drains it while its turns finish.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-s.closing:
+		writeError(w, http.StatusServiceUnavailable, gql.CodeInternal, "shutting down")
+		return
+	default:
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		writeError(w, http.StatusServiceUnavailable, gql.CodeInternal, "the store does not answer")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"status":"ready"}`))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

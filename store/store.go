@@ -226,6 +226,12 @@ type WaitClose struct {
 // Store is everything Wetel persists.
 type Store interface {
 	CreateWorkspace(ctx context.Context, name string) (Workspace, error)
+	// CreateFirstWorkspace creates a workspace only when the database has
+	// none, and reports whether it did: of servers starting at once on an
+	// empty database, exactly one sets up the first start.
+	CreateFirstWorkspace(ctx context.Context, name string) (Workspace, bool, error)
+	// Ping checks the database answers, for a readiness probe.
+	Ping(ctx context.Context) error
 	Workspace(ctx context.Context, id int64) (Workspace, error)
 
 	CreateWorkflow(ctx context.Context, w Workflow) (Workflow, error)

@@ -25,6 +25,35 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string) (store.Workspa
 	return w, nil
 }
 
+// CreateFirstWorkspace creates a workspace when there is none, under a
+// transaction-level advisory lock, so that of replicas starting at once on
+// an empty database exactly one creates it (and sets up the first start).
+func (s *Store) CreateFirstWorkspace(ctx context.Context, name string) (store.Workspace, bool, error) {
+	w := store.Workspace{Name: name, CreatedAt: orNow(time.Time{})}
+	created := false
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('wetel first start ' || current_schema()))`); err != nil {
+			return err
+		}
+		var any bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM workspaces)`).Scan(&any); err != nil || any {
+			return err
+		}
+		created = true
+		return tx.QueryRow(ctx, `INSERT INTO workspaces (name, created_at) VALUES ($1, $2) RETURNING id`, name, w.CreatedAt).Scan(&w.ID)
+	})
+	if err != nil {
+		return store.Workspace{}, false, fmt.Errorf("creating the first workspace: %w", err)
+	}
+	if !created {
+		return store.Workspace{}, false, nil
+	}
+	return w, true, nil
+}
+
+// Ping checks the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.p.Ping(ctx) }
+
 // Workspace reads a workspace.
 func (s *Store) Workspace(ctx context.Context, id int64) (store.Workspace, error) {
 	var w store.Workspace

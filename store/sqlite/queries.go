@@ -110,6 +110,7 @@ const (
 	// Artifacts (artifacts.go).
 	qInsArtifact
 	qInsNotification
+	qAnyWorkspace
 	qNotifications
 	qMarkRead
 	qArtifact
@@ -302,6 +303,7 @@ var queries = [numQueries]string{
 
 	qInsArtifact:     insArtifactSQL,
 	qInsNotification: insNotificationSQL,
+	qAnyWorkspace:    `SELECT 1 FROM workspaces LIMIT 1`,
 	qNotifications: `SELECT ` + notificationCols + ` FROM notifications
 		WHERE workspace_id = ?1 AND (NOT ?2 OR read_at IS NULL) ORDER BY id DESC LIMIT ?3`,
 	qMarkRead: `UPDATE notifications SET read_at = ?1

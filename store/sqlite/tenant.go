@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,6 +24,42 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string) (store.Workspa
 		return store.Workspace{}, fmt.Errorf("creating workspace: %w", err)
 	}
 	return w, nil
+}
+
+// CreateFirstWorkspace creates a workspace when there is none. The writer
+// runs one transaction at a time, so a check and an insert in one cannot
+// race another's.
+func (s *Store) CreateFirstWorkspace(ctx context.Context, name string) (store.Workspace, bool, error) {
+	w := store.Workspace{Name: name, CreatedAt: fromMs(msOrNow(time.Time{}))}
+	created := false
+	err := s.write(ctx, func(c *conn) error {
+		if _, err := c.row(qAnyWorkspace); err == nil {
+			return nil
+		} else if !errors.Is(mapErr(err), store.ErrNotFound) {
+			return err
+		}
+		v, err := c.row(qInsWorkspace, name, ms(w.CreatedAt))
+		w.ID, created = i64(v0(v)), err == nil
+		return err
+	})
+	if err != nil {
+		return store.Workspace{}, false, fmt.Errorf("creating the first workspace: %w", err)
+	}
+	if !created {
+		return store.Workspace{}, false, nil
+	}
+	return w, true, nil
+}
+
+// Ping checks the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.read(ctx, func(c *conn) error {
+		_, err := c.row(qAnyWorkspace)
+		if errors.Is(mapErr(err), store.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
 }
 
 // Workspace reads a workspace.

@@ -37,6 +37,7 @@ var cases = []struct {
 	fn   func(*testing.T, *env)
 }{
 	{"Workspaces", testWorkspaces},
+	{"CreateFirstWorkspace", testCreateFirstWorkspace},
 	{"ModelConfig", testModelConfig},
 	{"ModelUsage", testModelUsage},
 	{"WorkflowRoundTrip", testWorkflowRoundTrip},

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,4 +169,37 @@ func testSessionRoundTrip(t *testing.T, e *env) {
 		!sameTime(at, got.CreatedAt) || got.EndedAt != nil {
 		t.Errorf("Session = %s, want %s", str(got), str(in))
 	}
+}
+
+// testCreateFirstWorkspace: servers starting at once on an empty database
+// race to set up the first start; exactly one creates the first workspace.
+func testCreateFirstWorkspace(t *testing.T, e *env) {
+	s := e.fresh(t)
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	created := 0
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, ok, err := s.CreateFirstWorkspace(ctx, "Demo")
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				created++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if created != 1 {
+		t.Fatalf("%d of 8 racing first starts created a workspace, want 1", created)
+	}
+	if _, ok, err := s.CreateFirstWorkspace(ctx, "Again"); err != nil || ok {
+		t.Errorf("a later first start: created %v, %v", ok, err)
+	}
+	must(t, s.Ping(ctx))
 }
