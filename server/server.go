@@ -158,7 +158,7 @@ func (s *Server) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.setupCallouts(); err != nil {
+	if err := s.setupCallouts(ctx); err != nil {
 		return err
 	}
 	s.hub = events.NewHub(events.Options{Log: eventLog{s}, Logger: s.log, Clock: s.clock})
@@ -258,7 +258,7 @@ func (s *Server) Close(ctx context.Context) error {
 // setupCallouts builds what runs call out with: the SSRF-guarded client
 // with the operator's allowlist, and the key that seals credentials
 // (WETEL_SECRET_KEY, else one generated in the data folder).
-func (s *Server) setupCallouts() error {
+func (s *Server) setupCallouts(ctx context.Context) error {
 	allow, err := outbound.ParseAllowlist(s.cfg.AllowHosts)
 	if err != nil {
 		return fmt.Errorf("--allow-host: %w", err)
@@ -275,6 +275,9 @@ func (s *Server) setupCallouts() error {
 	}
 	box, err := secrets.LoadKey(s.cfg.DataDir, os.Getenv)
 	if err != nil {
+		return err
+	}
+	if err := s.checkSecretKey(ctx, box); err != nil {
 		return err
 	}
 	s.callouts = newCallouts(s.store, box, hc)

@@ -232,6 +232,10 @@ type Store interface {
 	CreateFirstWorkspace(ctx context.Context, name string) (Workspace, bool, error)
 	// Ping checks the database answers, for a readiness probe.
 	Ping(ctx context.Context) error
+	// AgreeSetting stores value under name unless the name has one, and
+	// returns the value stored: the first server to start sets it, and the
+	// others check theirs against it.
+	AgreeSetting(ctx context.Context, name, value string) (string, error)
 	Workspace(ctx context.Context, id int64) (Workspace, error)
 
 	CreateWorkflow(ctx context.Context, w Workflow) (Workflow, error)

@@ -54,6 +54,23 @@ func (s *Store) CreateFirstWorkspace(ctx context.Context, name string) (store.Wo
 // Ping checks the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.p.Ping(ctx) }
 
+// AgreeSetting stores value under name unless it has one, and returns the
+// stored value. Of two servers setting it at once, the insert of one waits
+// for the other's and then does nothing, and both read the same value.
+func (s *Store) AgreeSetting(ctx context.Context, name, value string) (string, error) {
+	var stored string
+	err := s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, `INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, value); err != nil {
+			return err
+		}
+		return c.QueryRow(ctx, `SELECT value FROM settings WHERE name = $1`, name).Scan(&stored)
+	})
+	if err != nil {
+		return "", fmt.Errorf("setting %s: %w", name, err)
+	}
+	return stored, nil
+}
+
 // Workspace reads a workspace.
 func (s *Store) Workspace(ctx context.Context, id int64) (store.Workspace, error) {
 	var w store.Workspace

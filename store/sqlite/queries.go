@@ -111,6 +111,8 @@ const (
 	qInsArtifact
 	qInsNotification
 	qAnyWorkspace
+	qPutSetting
+	qSetting
 	qNotifications
 	qMarkRead
 	qArtifact
@@ -304,6 +306,8 @@ var queries = [numQueries]string{
 	qInsArtifact:     insArtifactSQL,
 	qInsNotification: insNotificationSQL,
 	qAnyWorkspace:    `SELECT 1 FROM workspaces LIMIT 1`,
+	qPutSetting:      `INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+	qSetting:         `SELECT value FROM settings WHERE name = ?`,
 	qNotifications: `SELECT ` + notificationCols + ` FROM notifications
 		WHERE workspace_id = ?1 AND (NOT ?2 OR read_at IS NULL) ORDER BY id DESC LIMIT ?3`,
 	qMarkRead: `UPDATE notifications SET read_at = ?1

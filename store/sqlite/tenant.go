@@ -62,6 +62,27 @@ func (s *Store) Ping(ctx context.Context) error {
 	})
 }
 
+// AgreeSetting stores value under name unless it has one, and returns the
+// stored value.
+func (s *Store) AgreeSetting(ctx context.Context, name, value string) (string, error) {
+	var stored string
+	err := s.write(ctx, func(c *conn) error {
+		if _, err := c.exec(qPutSetting, name, value); err != nil {
+			return err
+		}
+		v, err := c.row(qSetting, name)
+		if err != nil {
+			return err
+		}
+		stored = text(v[0])
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("setting %s: %w", name, err)
+	}
+	return stored, nil
+}
+
 // Workspace reads a workspace.
 func (s *Store) Workspace(ctx context.Context, id int64) (store.Workspace, error) {
 	var w store.Workspace

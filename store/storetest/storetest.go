@@ -38,6 +38,7 @@ var cases = []struct {
 }{
 	{"Workspaces", testWorkspaces},
 	{"CreateFirstWorkspace", testCreateFirstWorkspace},
+	{"AgreeSetting", testAgreeSetting},
 	{"ModelConfig", testModelConfig},
 	{"ModelUsage", testModelUsage},
 	{"WorkflowRoundTrip", testWorkflowRoundTrip},

@@ -203,3 +203,21 @@ func testCreateFirstWorkspace(t *testing.T, e *env) {
 	}
 	must(t, s.Ping(ctx))
 }
+
+// testAgreeSetting: the first value stored under a name stays; a later one
+// reads it back instead of replacing it.
+func testAgreeSetting(t *testing.T, e *env) {
+	s := e.fresh(t)
+	ctx := t.Context()
+	got, err := s.AgreeSetting(ctx, "key-check", "first")
+	must(t, err)
+	if got != "first" {
+		t.Fatalf("the first setting reads %q", got)
+	}
+	if got, err := s.AgreeSetting(ctx, "key-check", "second"); err != nil || got != "first" {
+		t.Errorf("a second setting reads %q, %v; want the first kept", got, err)
+	}
+	if got, err := s.AgreeSetting(ctx, "other", "x"); err != nil || got != "x" {
+		t.Errorf("another name: %q, %v", got, err)
+	}
+}
