@@ -36,7 +36,7 @@ func (s *Server) routes() http.Handler {
 
 func (s *Server) graphql() http.Handler {
 	res := &gql.Resolver{Store: s.store, Turns: s.turns, Registry: s.cfg.Registry, Hub: s.hub, Logger: s.log,
-		Forget: s.auth.forget, Publish: s.publishTurn, Closing: s.closing,
+		Forget: s.forgetKey, Publish: s.publishTurn, Closing: s.closing,
 		Box: s.callouts.box, Connect: s.callouts.connect, Disconnect: s.callouts.disconnect,
 		ModelsChanged: s.callouts.models.changed, EnvModels: s.callouts.models.envCfg, CheckURL: s.callouts.http.CheckContext}
 	h := handler.New(gql.NewExecutableSchema(gql.Config{Resolvers: res}))

@@ -204,8 +204,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() {
 		pruned, listened := make(chan struct{}), make(chan struct{})
 		go func() { s.pruneEvents(dctx); close(pruned) }()
-		// Interrupts other replicas ask for (a store shared by a cluster).
-		go func() { _ = s.turns.ListenInterrupts(dctx); close(listened) }()
+		// What other replicas of a cluster tell this one.
+		go func() { s.listenCluster(dctx); close(listened) }()
 		s.deliver(dctx)
 		<-pruned
 		<-listened

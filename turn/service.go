@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -148,7 +149,9 @@ func (s *Service) serialized(ctx context.Context, ws, sessionID int64, text stri
 		// Across replicas, the session's turn lock; a turn another replica
 		// runs is asked to stop before its next dispatch. Freed before the
 		// next turn of this process is let go.
-		release, err := cl.LockSession(ctx, sessionID, func() { _ = cl.Interrupt(ctx, sessionID) })
+		release, err := cl.LockSession(ctx, sessionID, func() {
+			_ = cl.Notify(ctx, store.ChannelInterrupt, strconv.FormatInt(sessionID, 10))
+		})
 		if err != nil {
 			return TurnResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 		}
@@ -188,7 +191,19 @@ func (s *Service) ListenInterrupts(ctx context.Context) error {
 		<-ctx.Done()
 		return ctx.Err()
 	}
-	return cl.Interrupts(ctx, s.interrupt)
+	return cl.Listen(ctx, func(channel, payload string) {
+		if channel == store.ChannelInterrupt {
+			s.InterruptNotice(payload)
+		}
+	})
+}
+
+// InterruptNotice stops the turn of the session a ChannelInterrupt notice
+// names, if this process runs one.
+func (s *Service) InterruptNotice(payload string) {
+	if id, err := strconv.ParseInt(payload, 10, 64); err == nil {
+		s.interrupt(id)
+	}
 }
 
 // Queued counts the turns of a session running or waiting for their turn in

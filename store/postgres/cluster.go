@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/wetel/wetel/clock"
+	"github.com/wetel/wetel/store"
 )
 
 // Turn locks are session-level advisory locks, held on a connection of a
@@ -31,10 +31,6 @@ const (
 	// lockReask is how often a turn waiting for a session held elsewhere
 	// asks again that the running turn be interrupted.
 	lockReask = time.Second
-	// interruptChannel is the NOTIFY channel of interrupts: the payload is
-	// the session id and the sending store's token, so a replica does not
-	// act on its own notices.
-	interruptChannel = "wetel_interrupt"
 )
 
 // lockPool returns the pool of the turn locks, made on first use.
@@ -108,17 +104,18 @@ func (s *Store) LockSession(ctx context.Context, sessionID int64, busy func()) (
 	}, nil
 }
 
-// Interrupt notifies every replica that a turn of the session should stop.
-func (s *Store) Interrupt(ctx context.Context, sessionID int64) error {
+// Notify sends a notice to every replica, tagged with this store's token
+// so that its own listener passes over it.
+func (s *Store) Notify(ctx context.Context, channel, payload string) error {
 	return s.with(ctx, func(ctx context.Context, c *pgx.Conn) error {
-		_, err := c.Exec(ctx, `SELECT pg_notify($1, $2)`, interruptChannel, strconv.FormatInt(sessionID, 10)+" "+s.token)
+		_, err := c.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, payload+" "+s.token)
 		return err
 	})
 }
 
-// Interrupts listens for interrupts on a connection of its own, and
-// listens again after a failure, waiting longer each time (at most 10 s).
-func (s *Store) Interrupts(ctx context.Context, fn func(sessionID int64)) error {
+// Listen listens for notices on a connection of its own, and listens again
+// after a failure, waiting longer each time (at most 10 s).
+func (s *Store) Listen(ctx context.Context, fn func(channel, payload string)) error {
 	for failures := 0; ; failures++ {
 		err := s.listen(ctx, fn)
 		if ctx.Err() != nil {
@@ -137,7 +134,7 @@ func (s *Store) Interrupts(ctx context.Context, fn func(sessionID int64)) error 
 	}
 }
 
-func (s *Store) listen(ctx context.Context, fn func(sessionID int64)) error {
+func (s *Store) listen(ctx context.Context, fn func(channel, payload string)) error {
 	pool, err := s.lockPool(ctx)
 	if err != nil {
 		return err
@@ -151,8 +148,10 @@ func (s *Store) listen(ctx context.Context, fn func(sessionID int64)) error {
 		_ = c.Conn().Close(context.Background())
 		c.Release()
 	}()
-	if _, err := c.Exec(ctx, "LISTEN "+interruptChannel); err != nil {
-		return err
+	for _, ch := range store.Channels {
+		if _, err := c.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
+		}
 	}
 	for {
 		n, err := c.Conn().WaitForNotification(ctx)
@@ -162,12 +161,9 @@ func (s *Store) listen(ctx context.Context, fn func(sessionID int64)) error {
 			}
 			return err
 		}
-		idText, from, _ := strings.Cut(n.Payload, " ")
-		if from == s.token {
-			continue
-		}
-		if id, err := strconv.ParseInt(idText, 10, 64); err == nil {
-			fn(id)
+		payload, from, _ := strings.Cut(n.Payload, " ")
+		if from != s.token {
+			fn(n.Channel, payload)
 		}
 	}
 }
