@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wetel/wetel/internal/canon"
+	"github.com/wetel/wetel/internal/schemaerr"
 )
 
 // schemaURL is the name a tool's input schema is compiled under. It is
@@ -64,25 +65,7 @@ func checkArgs(schema *jsonschema.Schema, args map[string]any) (string, error) {
 	if !errors.As(err, &ve) {
 		return "", err
 	}
-	return firstViolation(ve), nil
-}
-
-// firstViolation renders the first leaf error of a validation, e.g.
-// `at /qty: got string, want integer`. The root is shown as (root), since
-// its JSON pointer is the empty string.
-func firstViolation(ve *jsonschema.ValidationError) string {
-	unit := ve.BasicOutput()
-	for _, u := range append([]jsonschema.OutputUnit{*unit}, unit.Errors...) {
-		if u.Error == nil {
-			continue
-		}
-		at := u.InstanceLocation
-		if at == "" {
-			at = "(root)"
-		}
-		return fmt.Sprintf("at %s: %s", at, u.Error)
-	}
-	return ve.Error()
+	return schemaerr.FirstViolation(ve), nil
 }
 
 // sameSchema reports whether two input schemas are the same JSON value,

@@ -16,14 +16,8 @@ import (
 // unknown one is. It is always a download: an html or markdown artifact
 // a model wrote must never render as a page of this origin.
 func (s *Server) artifactContent(w http.ResponseWriter, r *http.Request) {
-	c, ok := gql.CallerFrom(r.Context())
+	c, id, ok := callerAndID(w, r, "artifact")
 	if !ok {
-		writeError(w, http.StatusUnauthorized, gql.CodeUnauthenticated, `missing API key: send "Authorization: Bearer <key>"`)
-		return
-	}
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusBadRequest, gql.CodeValidation, "artifact id: must be a positive integer")
 		return
 	}
 	a, err := s.store.Artifact(r.Context(), c.WorkspaceID, id)

@@ -149,16 +149,27 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// sessionEvents is the Server-Sent Events stream of a session.
-func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
+// callerAndID is the preamble of a REST route under /api/…/{id}: the
+// authenticated caller and the path's id, or an answer that says which is
+// missing (false: the route is done).
+func callerAndID(w http.ResponseWriter, r *http.Request, what string) (gql.Caller, int64, bool) {
 	c, ok := gql.CallerFrom(r.Context())
 	if !ok {
 		writeError(w, http.StatusUnauthorized, gql.CodeUnauthenticated, `missing API key: send "Authorization: Bearer <key>"`)
-		return
+		return gql.Caller{}, 0, false
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		writeError(w, http.StatusBadRequest, gql.CodeValidation, "session id: must be a positive integer")
+		writeError(w, http.StatusBadRequest, gql.CodeValidation, what+" id: must be a positive integer")
+		return gql.Caller{}, 0, false
+	}
+	return c, id, true
+}
+
+// sessionEvents is the Server-Sent Events stream of a session.
+func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
+	c, id, ok := callerAndID(w, r, "session")
+	if !ok {
 		return
 	}
 	if _, err := s.store.Session(r.Context(), c.WorkspaceID, id); err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wetel/wetel/engine"
 	"github.com/wetel/wetel/node"
 	"github.com/wetel/wetel/store"
 	"github.com/wetel/wetel/vocab"
@@ -48,27 +47,4 @@ func (s *Service) Decide(ctx context.Context, ws, waitID int64, d node.Decision)
 		return TurnResult{}, fmt.Errorf("wait %d expired at %s: %w", w.ID, w.ExpiresAt.Format("2006-01-02 15:04:05Z07:00"), ErrDecided)
 	}
 	return s.serialized(ctx, ws, w.SessionID, "", turnKind{task: true, decision: &decision{wait: w, snapshot: snap, d: d}})
-}
-
-// decisionResumption is how a decision continues its wait, asked of the
-// wait's node type as a reply's is.
-func (s *Service) decisionResumption(ctx context.Context, dec *decision, plan *engine.Plan) *resumption {
-	w := dec.wait
-	r := &resumption{wait: w, closeAs: vocab.WaitAnswered, vars: map[string]any{}}
-	if err := json.Unmarshal(dec.snapshot, &r.vars); err != nil || r.vars == nil {
-		r.vars = map[string]any{}
-	}
-	spec, ok := s.registry().Lookup(w.Kind)
-	if !ok || spec.Resume == nil {
-		r.err = fmt.Errorf("cannot resume the run paused at node %q: no node type %q resumes its wait", w.NodeID, w.Kind)
-		return r
-	}
-	next, err := spec.Resume(ctx, node.ResumeInput{NodeID: w.NodeID, State: w.State, Event: node.ResumeDecision, Decision: dec.d, Now: s.Now()})
-	if err != nil {
-		r.err = fmt.Errorf("cannot resume the run paused at node %q: %w", w.NodeID, err)
-		return r
-	}
-	r.answer = next.Vars
-	r.entry, r.err = plan.ResumeTargets(w.Kind, w.NodeID, next.Label)
-	return r
 }

@@ -70,7 +70,8 @@ func (s *Service) turn(ctx context.Context, ws, sessionID int64, text string, st
 	var res *resumption
 	switch {
 	case kind.decision != nil:
-		res = s.decisionResumption(ctx, kind.decision, plan)
+		d := kind.decision
+		res = s.resume(ctx, d.wait, d.snapshot, plan, node.ResumeInput{Event: node.ResumeDecision, Decision: d.d})
 	case !task && !closed(stop):
 		// A turn interrupted before it starts leaves the question to the
 		// newer message behind it, which then answers it.
@@ -152,6 +153,15 @@ func (s *Service) resumption(ctx context.Context, state store.TurnState, plan *e
 		// Seed 000: "Identity changes cancel the wait ... the reply starts a fresh run".
 		return &resumption{wait: wait, closeAs: vocab.WaitCancelled}
 	}
+	return s.resume(ctx, wait, snap, plan, node.ResumeInput{Event: node.ResumeReply, Text: text})
+}
+
+// resume continues a wait as its node type's Resume hook says, with what
+// arrived: the run's context to enter with (snapshot, then the hook's
+// variables over the turn facts) and the nodes to enter at, the session's
+// end, nothing (an optional edge that is missing), or the stranded-wait
+// error the resumed run fails with.
+func (s *Service) resume(ctx context.Context, wait store.Wait, snap json.RawMessage, plan *engine.Plan, in node.ResumeInput) *resumption {
 	r := &resumption{wait: wait, closeAs: vocab.WaitAnswered, vars: map[string]any{}}
 	if err := json.Unmarshal(snap, &r.vars); err != nil || r.vars == nil {
 		r.vars = map[string]any{}
@@ -161,7 +171,8 @@ func (s *Service) resumption(ctx context.Context, state store.TurnState, plan *e
 		r.err = fmt.Errorf("cannot resume the run paused at node %q: no node type %q resumes its wait", wait.NodeID, wait.Kind)
 		return r
 	}
-	next, err := spec.Resume(ctx, node.ResumeInput{NodeID: wait.NodeID, State: wait.State, Event: node.ResumeReply, Text: text, Now: s.Now()})
+	in.NodeID, in.State, in.Now = wait.NodeID, wait.State, s.Now()
+	next, err := spec.Resume(ctx, in)
 	if err != nil {
 		r.err = fmt.Errorf("cannot resume the run paused at node %q: %w", wait.NodeID, err)
 		return r

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wetel/wetel/internal/schemaerr"
 )
 
 const schemaURL = "wetel:llm/outputSchema.json"
@@ -52,7 +53,7 @@ func (s *schema) parse(text string) (any, error) {
 	if err := s.s.Validate(doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return nil, errors.New(firstViolation(ve))
+			return nil, errors.New(schemaerr.FirstViolation(ve))
 		}
 		return nil, err
 	}
@@ -75,21 +76,4 @@ func unfence(text string) string {
 		t = t[i+1:] // the fence's language tag
 	}
 	return strings.TrimSpace(t)
-}
-
-// firstViolation renders the first leaf error, e.g. `at /qty: got string,
-// want integer`; never the reply itself.
-func firstViolation(ve *jsonschema.ValidationError) string {
-	unit := ve.BasicOutput()
-	for _, u := range append([]jsonschema.OutputUnit{*unit}, unit.Errors...) {
-		if u.Error == nil {
-			continue
-		}
-		at := u.InstanceLocation
-		if at == "" {
-			at = "(root)"
-		}
-		return fmt.Sprintf("at %s: %s", at, u.Error)
-	}
-	return ve.Error()
 }
